@@ -1,0 +1,158 @@
+// The workspace of one simulation: state, inputs, intermediate results and outputs with MuJoCo's names
+// (data_fields.h), plus a stack for temporaries. Everything is allocated once, when the Data is made;
+// the pipeline functions never touch the heap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "joco/constants.h"
+#include "joco/data_fields.h"
+#include "joco/field.h"
+#include "joco/model.h"
+
+namespace joco {
+
+// One contact found by collision detection.
+struct Contact {
+  // set by the narrow phase
+  double dist = 0;      // distance between nearest points; negative: penetration
+  double pos[3] = {};   // contact point, midway between the surfaces
+  double frame[9] = {};  // contact frame, rows: normal, first and second tangent
+  // set when the contact is added
+  double includemargin = 0;  // included in the constraints when dist < includemargin
+  double friction[5] = {};   // tangent1, tangent2, spin, roll1, roll2
+  double solref[kNREF] = {};
+  double solimp[kNIMP] = {};
+  // set by the constraint stages
+  double mu = 0;       // friction of the regularised cone
+  double H[36] = {};   // cone Hessian (elliptic cones)
+  int dim = 0;         // 1, 3, 4 or 6
+  int geom1 = -1;
+  int geom2 = -1;
+  int exclude = 0;      // 0: included, 1: in gap
+  int efc_address = -1;  // first constraint row; -1: not included
+};
+
+struct WarningStat {
+  int lastinfo = 0;  // info from the last warning
+  int number = 0;    // how many times the warning was raised
+};
+
+struct TimerStat {
+  double duration = 0;  // cumulative seconds
+  int number = 0;       // how many times the timer ran
+};
+
+struct SolverStat {
+  double improvement = 0;  // cost reduction, scaled by 1/trace(M(qpos0))
+  double gradient = 0;     // gradient norm (primal solvers), scaled
+  double lineslope = 0;    // slope in the line search
+  int nactive = 0;         // active constraints
+  int nchange = 0;         // constraint state changes
+  int neval = 0;           // cost evaluations in the line search
+  int nupdate = 0;         // Cholesky updates in the line search
+};
+
+// The plain-data header of Data: sizes, statistics and the variable sizes of the current step.
+struct DataInfo {
+  // sizes fixed when made
+  int nstack = 0;  // doubles in the stack
+  int pstack = 0;  // first free double of the stack
+  // memory use
+  int maxuse_stack = 0;
+  int maxuse_con = 0;
+  int maxuse_efc = 0;
+  // diagnostics
+  WarningStat warning[kNWarning];
+  TimerStat timer[kNTimer];
+  SolverStat solver[kNSOLVER];
+  int solver_iter = 0;
+  int solver_nnz = 0;
+  double solver_fwdinv[2] = {};
+  // variable sizes
+  int ne = 0;    // equality constraint rows
+  int nf = 0;    // friction constraint rows
+  int nefc = 0;  // all constraint rows
+  int ncon = 0;  // contacts
+  // global properties
+  double time = 0;
+  double energy[2] = {};  // potential, kinetic
+};
+
+class Data : public DataInfo {
+ public:
+  double* stack = nullptr;     // nstack doubles for temporaries (see StackFrame)
+  Contact* contact = nullptr;  // nconmax contacts
+
+#define JOCO_DECLARE_ARRAY(type, name, rows, cols) type* name = nullptr;
+  JOCO_DATA_ARRAYS(JOCO_DECLARE_ARRAY)
+#undef JOCO_DECLARE_ARRAY
+
+  Data() = default;
+  // Allocates every array for the model (one allocation) and resets it (reset_data).
+  explicit Data(const Model& m);
+  Data(const Data& other);
+  Data& operator=(const Data& other);
+  Data(Data&& other) noexcept;
+  Data& operator=(Data&& other) noexcept;
+  ~Data();
+
+  // Every array field with its data pointer, in table order (contacts and stack excluded).
+  std::vector<ArrayField> arrays() const;
+  size_t nbuffer() const { return buffer_bytes_; }
+  // The model sizes this Data was made for.
+  const ModelSizes& sizes() const { return sizes_; }
+
+ private:
+  void allocate();
+  void release();
+  void take(Data& other) noexcept;
+
+  ModelSizes sizes_;
+  void* buffer_ = nullptr;
+  size_t buffer_bytes_ = 0;
+};
+
+// Every array field of a Data for a model of these sizes (data pointers null).
+std::vector<ArrayField> data_array_fields(const ModelSizes& sizes);
+
+Data make_data(const Model& m);
+
+// Back to the model's initial state: qpos = qpos0, mocap at its body frames, everything else zero,
+// statistics and warnings cleared.
+void reset_data(const Model& m, Data& d);
+
+// The initial state of keyframe `key`: reset_data, then the keyframe's time, qpos, qvel, act, ctrl
+// and mocap poses. Throws InputError when key is out of range.
+void reset_to_keyframe(const Model& m, Data& d, int key);
+
+// Records a warning: counts it, remembers its info, and logs the first occurrence.
+void raise_warning(Data& d, Warning warning, int info);
+
+// Temporaries on the Data's stack, freed when the frame ends. Allocation past the end of the stack
+// throws RuntimeError (the model's nstack is too small), never touches the heap.
+class StackFrame {
+ public:
+  explicit StackFrame(Data& d) : d_(d), saved_(d.pstack) {}
+  ~StackFrame() { d_.pstack = saved_; }
+  StackFrame(const StackFrame&) = delete;
+  StackFrame& operator=(const StackFrame&) = delete;
+
+  double* doubles(int64_t n) { return static_cast<double*>(take(n * int64_t{sizeof(double)})); }
+  int* ints(int64_t n) { return static_cast<int*>(take(n * int64_t{sizeof(int)})); }
+  template <class T>
+  T* array(int64_t n) {
+    static_assert(alignof(T) <= alignof(double));
+    return static_cast<T*>(take(n * int64_t{sizeof(T)}));
+  }
+
+ private:
+  void* take(int64_t bytes);
+
+  Data& d_;
+  int saved_;
+};
+
+}  // namespace joco

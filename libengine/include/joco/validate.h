@@ -1,0 +1,15 @@
+// Validation of a model's sizes and index fields, so that no pipeline stage reads out of bounds.
+#pragma once
+
+#include <string>
+
+#include "joco/model.h"
+
+namespace joco {
+
+// Checks every size, every integer field against its table check, and the structural relations the
+// pipeline relies on (address spans, tree order, per-type references). Throws InputError naming
+// `source` and the first bad field and element.
+void validate_model(const Model& m, const std::string& source);
+
+}  // namespace joco

@@ -1,0 +1,40 @@
+// The field table against MuJoCo 2.2.2's: every mjModel array exists in joco's Model with the same
+// element type and shape, for models of several kinds of sizes.
+#include <gtest/gtest.h>
+
+#include "joco/model.h"
+#include "oracle/oracle.h"
+#include "support/test_support.h"
+
+namespace joco {
+namespace {
+
+ModelSizes sizes_of(const mjModel* mj) {
+  ModelSizes s;
+#define JOCO_COPY_SIZE(name) s.name = mj->name;
+  JOCO_MODEL_SIZES(JOCO_COPY_SIZE)
+#undef JOCO_COPY_SIZE
+  return s;
+}
+
+class FieldTable : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FieldTable, MatchesMuJoCosArrays) {
+  std::string error;
+  auto mj = oracle::load(test::testdata(GetParam()), &error);
+  ASSERT_TRUE(mj) << error;
+  const Model m(sizes_of(mj.get()));
+  // Comparing a zeroed joco model with MuJoCo's reports shape mismatches and missing fields.
+  const oracle::Comparison c = oracle::compare_model(m, mj.get(), oracle::Tolerance{});
+  for (const oracle::FieldResult& f : c.fields) {
+    EXPECT_NE(f.status, oracle::FieldResult::kMissing) << f.name << " is not in joco's field table";
+    EXPECT_NE(f.status, oracle::FieldResult::kShape) << f.name << ": " << f.detail;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, FieldTable,
+                         ::testing::Values("mujoco/model/humanoid/humanoid.xml",
+                                           "mujoco/model/tendon_arm/arm26.xml"));
+
+}  // namespace
+}  // namespace joco

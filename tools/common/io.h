@@ -1,0 +1,41 @@
+// Reading inputs and writing outputs the way every tool does: "-" is standard input or output, and
+// files are written under a temporary name and renamed into place only when complete.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace joco::tools {
+
+// The display name of an input or output path ("<stdin>" / "<stdout>" for "-").
+std::string display_name(const std::string& path, bool output = false);
+
+// Reads a whole file, or standard input for "-". Throws InputError naming the path.
+std::vector<uint8_t> read_input(const std::string& path);
+
+// Writes bytes to a file atomically (temporary name, then rename), or to standard output for "-".
+// Throws RuntimeError (exit 4) when writing fails; never leaves a partial file at `path`.
+void write_output(const std::string& path, std::span<const uint8_t> bytes);
+
+// An output file written by a library that wants a path (HDF5): write to temp_path(), then commit().
+// Without commit() the temporary file is removed. For "-", temp_path() is a private temporary file
+// whose bytes commit() copies to standard output.
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(const std::string& path);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+  const std::string& temp_path() const { return temp_; }
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temp_;
+  bool committed_ = false;
+};
+
+}  // namespace joco::tools

@@ -1,0 +1,19 @@
+// Loading a model the way every tool accepts one: a .jmb, an MJCF or URDF file, or "-" (standard
+// input), told apart by content, not by name.
+#pragma once
+
+#include <string>
+
+#include "joco/model.h"
+
+namespace joco::tools {
+
+enum class ModelFormat { kJmb, kMjcf, kUrdf, kMjb, kUnknown };
+
+// What the bytes are: .jmb magic, MuJoCo .mjb, or XML whose root element is <mujoco> or <robot>.
+ModelFormat detect_model_format(const std::string& bytes_start);
+
+// Loads and, for XML, compiles the model. Throws InputError naming the input on any problem.
+Model load_model(const std::string& path);
+
+}  // namespace joco::tools

@@ -1,0 +1,68 @@
+#include "tool.h"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <new>
+
+#include "joco/error.h"
+
+namespace joco::tools {
+
+namespace {
+std::string g_command_line;
+
+void set_up_logging(const ToolContext& ctx) {
+  auto logger = spdlog::stderr_logger_mt(ctx.name);
+  logger->set_pattern("%n: %l: %v");
+  logger->set_level(ctx.verbosity >= 2   ? spdlog::level::debug
+                    : ctx.verbosity == 1 ? spdlog::level::info
+                    : ctx.verbosity == 0 ? spdlog::level::warn
+                                         : spdlog::level::err);
+  spdlog::set_default_logger(logger);
+}
+}  // namespace
+
+const std::string& command_line() { return g_command_line; }
+
+int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
+             const std::function<void(CLI::App&)>& define,
+             const std::function<int(const ToolContext&)>& run) {
+  for (int i = 0; i < argc; ++i) {
+    if (i) g_command_line += ' ';
+    g_command_line += argv[i];
+  }
+  ToolContext ctx;
+  ctx.name = name;
+  CLI::App app(description, name);
+  app.set_version_flag("--version", name + " (joco) " JOCO_VERSION);
+  int verbose = 0, quiet = 0;
+  app.add_flag("-v,--verbose", verbose, "More messages on standard error (repeat for more)");
+  app.add_flag("-q,--quiet", quiet, "Only errors on standard error");
+  try {
+    define(app);
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << name << ": error: " << e.what() << "\nRun '" << name << " --help' for usage.\n";
+    return kExitUsage;
+  }
+  ctx.verbosity = verbose - quiet;
+  set_up_logging(ctx);
+  try {
+    return run(ctx);
+  } catch (const Error& e) {
+    spdlog::error("{}", e.what());
+    return e.code();
+  } catch (const std::bad_alloc&) {
+    spdlog::error("out of memory");
+    return kExitRuntime;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return kExitRuntime;
+  }
+}
+
+}  // namespace joco::tools

@@ -1,0 +1,28 @@
+// What every tool shares: CLI11 set-up with --help, --version, -v/-q; spdlog on standard error; and
+// the mapping of failures to the exit codes of the toolchain contract.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace joco::tools {
+
+struct ToolContext {
+  std::string name;  // "joco-compile"
+  int verbosity = 0;  // -v adds one, -q subtracts one
+  bool quiet() const { return verbosity < 0; }
+};
+
+// Runs a tool: builds the CLI (`define` adds the tool's options), parses, sets up logging, calls
+// `run`, and turns every failure into a message on standard error and an exit code:
+// usage errors 2, joco::Error its own code, out of memory and other failures 4.
+int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
+             const std::function<void(CLI::App&)>& define,
+             const std::function<int(const ToolContext&)>& run);
+
+// The command line as typed, for provenance attributes.
+const std::string& command_line();
+
+}  // namespace joco::tools

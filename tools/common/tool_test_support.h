@@ -1,0 +1,21 @@
+// Running the built tools from tests: exit code, standard output and standard error.
+#pragma once
+
+#include <string>
+
+namespace joco::tools::test {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `command` through the shell with the tools' build directory first on PATH; `stdin_path`, when
+// given, is fed to standard input.
+RunResult run(const std::string& command, const std::string& stdin_path = "");
+
+// A fresh empty directory for one test's files, removed at exit.
+std::string temp_dir();
+
+}  // namespace joco::tools::test

@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/io.h"
+#include "common/tool_test_support.h"
+#include "joco/jmb.h"
+#include "support/hand_models.h"
+
+namespace joco::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string write_pendulum(const std::string& dir) {
+  const std::string path = dir + "/pendulum.jmb";
+  write_output(path, write_jmb(joco::test::pendulum_model()));
+  return path;
+}
+
+TEST(JocoCompile, ReproducesAJmbByteForByte) {
+  const std::string dir = test::temp_dir();
+  const std::string in = write_pendulum(dir);
+  const auto r = test::run("joco-compile " + in + " -o " + dir + "/copy.jmb");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_input(in), read_input(dir + "/copy.jmb"));
+}
+
+TEST(JocoCompile, StreamsThroughPipes) {
+  const std::string dir = test::temp_dir();
+  const std::string in = write_pendulum(dir);
+  const auto r = test::run("joco-compile - -o - | joco-compile - -o " + dir + "/piped.jmb", in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_input(in), read_input(dir + "/piped.jmb"));
+}
+
+TEST(JocoCompile, CorruptedInputExitsThreeAndNamesTheProblem) {
+  const std::string dir = test::temp_dir();
+  const std::string in = write_pendulum(dir);
+  std::vector<uint8_t> bytes = read_input(in);
+  bytes[bytes.size() / 2] ^= 0x5a;
+  write_output(dir + "/bad.jmb", bytes);
+  const auto r = test::run("joco-compile " + dir + "/bad.jmb -o " + dir + "/out.jmb");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("bad.jmb"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out.jmb"));
+}
+
+TEST(JocoCompile, TruncatedInputExitsThree) {
+  const std::string dir = test::temp_dir();
+  std::vector<uint8_t> bytes = read_input(write_pendulum(dir));
+  bytes.resize(bytes.size() / 3);
+  write_output(dir + "/short.jmb", bytes);
+  const auto r = test::run("joco-compile " + dir + "/short.jmb -o " + dir + "/out.jmb");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+}
+
+TEST(JocoCompile, MissingFileExitsThree) {
+  const auto r = test::run("joco-compile /nonexistent/model.jmb -o /tmp/x.jmb");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("/nonexistent/model.jmb"), std::string::npos) << r.err;
+}
+
+TEST(JocoCompile, UsageErrorsExitTwo) {
+  EXPECT_EQ(test::run("joco-compile").exit_code, 2);
+  EXPECT_EQ(test::run("joco-compile x.jmb --no-such-flag").exit_code, 2);
+  EXPECT_EQ(test::run("joco-compile x.jmb --print yaml").exit_code, 2);
+  const auto r = test::run("joco-compile x.jmb");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing to do"), std::string::npos) << r.err;
+}
+
+TEST(JocoCompile, HelpAndVersion) {
+  auto r = test::run("joco-compile --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--print"), std::string::npos);
+  r = test::run("joco-compile --version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("joco-compile"), std::string::npos);
+}
+
+TEST(JocoCompile, PrintsJson) {
+  const std::string dir = test::temp_dir();
+  const auto r = test::run("joco-compile " + write_pendulum(dir) + " --print json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"nq\": 9"), std::string::npos);
+  EXPECT_NE(r.out.find("\"body_parentid\": [0, 0, 1, 0]"), std::string::npos);
+  EXPECT_NE(r.out.find("\"opt.timestep\": 0.002"), std::string::npos);
+}
+
+TEST(JocoCompile, PrintsText) {
+  const std::string dir = test::temp_dir();
+  const auto r = test::run("joco-compile " + write_pendulum(dir) + " --print text");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("JOINT 1:"), std::string::npos);
+  EXPECT_NE(r.out.find("hinge2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace joco::tools

@@ -1,0 +1,45 @@
+// joco-compile MODEL [-o OUT.jmb] [--print json|text]
+// Compiles MJCF (or reads a .jmb) into a binary model, and/or dumps the compiled model's fields.
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "common/io.h"
+#include "common/model_input.h"
+#include "common/tool.h"
+#include "joco/error.h"
+#include "joco/jmb.h"
+#include "joco/model_print.h"
+
+int main(int argc, char** argv) {
+  std::string input, output, print;
+  return joco::tools::run_tool(
+      argc, argv, "joco-compile", "Compile an MJCF model (or read a .jmb) into a joco binary model.",
+      [&](CLI::App& app) {
+        app.add_option("MODEL", input, "Model: .xml (MJCF), .jmb, or - for standard input")->required();
+        app.add_option("-o,--output", output, "Write the binary model here (- for standard output)");
+        app.add_option("--print", print, "Dump the compiled model to standard output: json or text")
+            ->check(CLI::IsMember({"json", "text"}));
+      },
+      [&](const joco::tools::ToolContext&) {
+        if (output.empty() && print.empty()) {
+          throw joco::UsageError("nothing to do: give -o OUT.jmb and/or --print json|text");
+        }
+        if (output == "-" && !print.empty()) {
+          throw joco::UsageError("-o - and --print both want standard output; choose one");
+        }
+        const joco::Model model = joco::tools::load_model(input);
+        spdlog::info("{}: nq={} nv={} nu={} nbody={} ngeom={}", joco::tools::display_name(input), model.nq,
+                     model.nv, model.nu, model.nbody, model.ngeom);
+        if (!output.empty()) joco::tools::write_output(output, joco::write_jmb(model));
+        if (!print.empty()) {
+          std::ostringstream text;
+          if (print == "json") joco::print_model_json(model, text);
+          else joco::print_model_text(model, text);
+          const std::string s = text.str();
+          joco::tools::write_output("-", {reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+        }
+        return 0;
+      });
+}
