@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace joco::oracle {
 
@@ -277,6 +278,35 @@ Comparison compare_data(const Data& d, const mjData* md, const mjModel* mj,
     c.fields.push_back(compare_array(a->second, b->second, tolerance, rows_limit));
   }
   return c;
+}
+
+Model model_from_mujoco(const mjModel* mj) {
+  ModelSizes sizes;
+#define JOCO_COPY_SIZE(name) sizes.name = mj->name;
+  JOCO_MODEL_SIZES(JOCO_COPY_SIZE)
+#undef JOCO_COPY_SIZE
+  Model m(sizes);
+#define JOCO_COPY_OPTION(type, name, count) std::memcpy(&m.opt.name, &mj->opt.name, sizeof(m.opt.name));
+  JOCO_OPTION_FIELDS(JOCO_COPY_OPTION)
+#undef JOCO_COPY_OPTION
+#define JOCO_COPY_VISUAL(group, type, name, count) \
+  std::memcpy(&m.vis.group.name, &mj->vis.group.name, sizeof(m.vis.group.name));
+#define JOCO_COPY_VISUAL_GROUP(group, FIELDS) FIELDS(JOCO_COPY_VISUAL, group)
+  JOCO_VISUAL_GROUPS(JOCO_COPY_VISUAL_GROUP)
+#undef JOCO_COPY_VISUAL_GROUP
+#undef JOCO_COPY_VISUAL
+#define JOCO_COPY_STAT(type, name, count) std::memcpy(&m.stat.name, &mj->stat.name, sizeof(m.stat.name));
+  JOCO_STATISTIC_FIELDS(JOCO_COPY_STAT)
+#undef JOCO_COPY_STAT
+  const auto theirs = mj_model_fields(mj);
+  for (const ArrayField& f : m.arrays()) {
+    auto it = theirs.find(f.name);
+    if (it == theirs.end() || it->second.type != f.type || it->second.rows * it->second.cols != f.count()) {
+      throw std::runtime_error(std::string("model_from_mujoco: cannot copy ") + f.name);
+    }
+    std::memcpy(f.data, it->second.data, f.bytes());
+  }
+  return m;
 }
 
 void copy_state(const mjModel* mj, const mjData* md, const Model& m, Data& d) {

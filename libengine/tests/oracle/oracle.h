@@ -71,6 +71,10 @@ Comparison compare_model(const Model& m, const mjModel* mj, const Tolerance& tol
 Comparison compare_data(const Data& d, const mjData* md, const mjModel* mj,
                         const std::vector<std::string>& names, const Tolerance& tolerance);
 
+// A joco Model holding exactly MuJoCo's compiled model (every size, option and array copied by
+// name), so pipeline stages can be tested against MuJoCo independently of joco's compiler.
+Model model_from_mujoco(const mjModel* mj);
+
 // Copies the state and inputs (time, qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied, mocap,
 // qacc_warmstart) from MuJoCo's data to joco's.
 void copy_state(const mjModel* mj, const mjData* md, const Model& m, Data& d);
