@@ -1,0 +1,123 @@
+#include "compiler/attributes.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "joco/error.h"
+
+namespace joco::compiler {
+
+void AttributeReader::fail(const char* attribute, const std::string& reason) const {
+  throw InputError(e_.where() + ": attribute '" + attribute + "': " + reason);
+}
+
+bool AttributeReader::read(const char* name, std::string& out) const {
+  const std::string* v = e_.find(name);
+  if (!v) return false;
+  out = *v;
+  return true;
+}
+
+std::string AttributeReader::required_string(const char* name) const {
+  const std::string* v = e_.find(name);
+  if (!v) throw InputError(e_.where() + ": missing required attribute '" + name + "'");
+  return *v;
+}
+
+bool AttributeReader::read_numbers(const char* name, std::vector<double>& out) const {
+  const std::string* text = e_.find(name);
+  if (!text) return false;
+  out.clear();
+  const char* p = text->c_str();
+  while (true) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
+    if (!*p) break;
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(p, &end);
+    if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r')) {
+      std::string token(p);
+      token = token.substr(0, token.find_first_of(" \t\n\r"));
+      fail(name, "'" + token + "' is not a number");
+    }
+    if (std::isnan(v)) fail(name, "NaN is not allowed");
+    if (errno == ERANGE && std::isinf(v)) fail(name, "number out of range");
+    out.push_back(v);
+    p = end;
+  }
+  return true;
+}
+
+void AttributeReader::check_count(const char* name, size_t count, size_t min_count,
+                                  size_t max_count) const {
+  if (count > max_count) {
+    fail(name, "too many values (" + std::to_string(count) + ", at most " + std::to_string(max_count) + ")");
+  }
+  if (count < min_count) {
+    fail(name, "too few values (" + std::to_string(count) + ", expected " +
+                   (min_count == max_count ? std::to_string(max_count)
+                                           : std::to_string(min_count) + " to " + std::to_string(max_count)) +
+                   ")");
+  }
+}
+
+int AttributeReader::to_int(const char* name, double v) const {
+  if (v != std::floor(v) || std::abs(v) > 2147483647.0) fail(name, "expected an integer");
+  return static_cast<int>(v);
+}
+
+bool AttributeReader::read_into(const char* name, double* out, size_t max_count, size_t min_count) const {
+  std::vector<double> v;
+  if (!read_numbers(name, v)) return false;
+  check_count(name, v.size(), min_count, max_count);
+  for (size_t i = 0; i < v.size(); ++i) out[i] = v[i];
+  return true;
+}
+
+bool AttributeReader::read(const char* name, double& out) const { return read_into(name, &out, 1, 1); }
+
+bool AttributeReader::read(const char* name, int& out) const {
+  double v;
+  if (!read(name, v)) return false;
+  out = to_int(name, v);
+  return true;
+}
+
+bool AttributeReader::read_ints(const char* name, std::vector<int>& out) const {
+  std::vector<double> v;
+  if (!read_numbers(name, v)) return false;
+  out.clear();
+  for (double x : v) out.push_back(to_int(name, x));
+  return true;
+}
+
+bool AttributeReader::read_bool(const char* name, bool& out) const {
+  const std::string* v = e_.find(name);
+  if (!v) return false;
+  if (*v == "true") {
+    out = true;
+  } else if (*v == "false") {
+    out = false;
+  } else {
+    fail(name, "'" + *v + "' is not one of: false, true");
+  }
+  return true;
+}
+
+bool AttributeReader::read_keyword(const char* name, int& out,
+                                   std::initializer_list<std::pair<const char*, int>> keywords) const {
+  const std::string* v = e_.find(name);
+  if (!v) return false;
+  for (const auto& [word, value] : keywords) {
+    if (*v == word) {
+      out = value;
+      return true;
+    }
+  }
+  std::string list;
+  for (const auto& [word, value] : keywords) list += (list.empty() ? "" : ", ") + std::string(word);
+  fail(name, "'" + *v + "' is not one of: " + list);
+}
+
+}  // namespace joco::compiler

@@ -1,0 +1,62 @@
+// Reading typed attribute values from an XmlElement, with errors that name the file, line, element
+// and attribute. Shared by the MJCF and URDF readers.
+#pragma once
+
+#include <array>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/xml_tree.h"
+
+namespace joco::compiler {
+
+class AttributeReader {
+ public:
+  explicit AttributeReader(const XmlElement& e) : e_(e) {}
+
+  bool has(const char* name) const { return e_.find(name) != nullptr; }
+  [[noreturn]] void fail(const char* attribute, const std::string& reason) const;
+
+  // Strings.
+  bool read(const char* name, std::string& out) const;
+  std::string required_string(const char* name) const;
+
+  // Numbers: whitespace-separated reals. Arrays need exactly N values unless min_count says fewer
+  // are accepted (the rest keep their current values).
+  bool read(const char* name, double& out) const;
+  bool read(const char* name, int& out) const;
+  template <size_t N>
+  bool read(const char* name, std::array<double, N>& out, size_t min_count = N) const {
+    return read_into(name, out.data(), N, min_count);
+  }
+  template <size_t N>
+  bool read(const char* name, std::array<int, N>& out, size_t min_count = N) const {
+    std::vector<double> v;
+    if (!read_numbers(name, v)) return false;
+    check_count(name, v.size(), min_count, N);
+    for (size_t i = 0; i < v.size(); ++i) out[i] = to_int(name, v[i]);
+    return true;
+  }
+  bool read_into(const char* name, double* out, size_t max_count, size_t min_count) const;
+  // Any number of reals / ints.
+  bool read_numbers(const char* name, std::vector<double>& out) const;
+  bool read_ints(const char* name, std::vector<int>& out) const;
+
+  // Booleans "true"/"false".
+  bool read_bool(const char* name, bool& out) const;
+  // One of a list of keywords, mapped to values.
+  bool read_keyword(const char* name, int& out,
+                    std::initializer_list<std::pair<const char*, int>> keywords) const;
+
+  const XmlElement& element() const { return e_; }
+
+ private:
+  void check_count(const char* name, size_t count, size_t min_count, size_t max_count) const;
+  int to_int(const char* name, double v) const;
+  const XmlElement& e_;
+};
+
+}  // namespace joco::compiler
