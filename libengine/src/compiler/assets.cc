@@ -150,14 +150,11 @@ void CompiledAssets::add_sizes(ModelSizes& s) const {
   s.nmat = static_cast<int>(spec->materials.size());
 }
 
+// A height field geom is sized by its field: half extents in x and y, and the mean of the top
+// elevation and base depth.
 Vec3 CompiledAssets::hfield_geom_size(int id) const {
   const auto& size = hfields[static_cast<size_t>(id)].size;
-  return {size[0], size[1], size[2]};
-}
-
-double CompiledAssets::hfield_rbound(int id) const {
-  const auto& s = hfields[static_cast<size_t>(id)].size;
-  return std::sqrt(s[0] * s[0] + s[1] * s[1] + std::max(s[2], s[3]) * std::max(s[2], s[3]));
+  return {size[0], size[1], (size[2] + size[3]) / 2};
 }
 
 void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids, const ModelSpec& model_spec) const {

@@ -52,7 +52,6 @@ struct CompiledAssets {
   void fill(Model& m, const std::map<std::string, int>& body_ids, const ModelSpec& spec) const;
 
   Vec3 hfield_geom_size(int id) const;
-  double hfield_rbound(int id) const;
 };
 
 CompiledAssets compile_assets(const ModelSpec& spec);

@@ -177,10 +177,6 @@ class Compiler {
         math::quat_rotate(axis, conj, j.axis.data());
         j.axis = {axis[0], axis[1], axis[2]};
       }
-      if (j.type == kJointHinge || j.type == kJointBall) {
-        j.range[0] *= to_radians;
-        j.range[1] *= to_radians;
-      }
       if (j.type == kJointHinge) {
         j.ref *= to_radians;
         j.springref *= to_radians;
@@ -466,6 +462,7 @@ class Compiler {
         fail(b.spec->origin, b.spec->name, "a mocap body cannot have joints");
       }
       b.ndof = dof - b.first_dof;
+      if (b.ndof > 6) fail(b.spec->origin, b.spec->name, "more than 6 degrees of freedom in one body");
     }
     nq_ = qpos;
     nv_ = dof;
@@ -574,7 +571,7 @@ class Compiler {
     s.nM = nM_;
     s.nD = nD_;
     for (const EqualitySpec& e : spec_.equalities) {
-      s.nemax += e.type == kEqConnect ? 3 : e.type == kEqWeld ? 6 : 1;
+      s.nemax += e.type == kEqConnect ? 3 : e.type == kEqWeld ? 7 : 1;
     }
     s.njmax = z.njmax >= 0 ? z.njmax : 500;
     s.nconmax = z.nconmax >= 0 ? z.nconmax : 100;
@@ -816,7 +813,9 @@ class Compiler {
       std::copy(s.user.begin(), s.user.end(), m.body_user + i * m.nuser_body);
       const bool sameframe = is_zero(b.ipos) && is_identity(b.iquat);
       m.body_sameframe[i] = sameframe;
-      m.body_simple[i] = i == 0 || (b.parent == 0 && sameframe && !b.has_children && simple_joints(s));
+      // Simple bodies have a diagonal block in M: nothing moves above or below them.
+      m.body_simple[i] = i == 0 || (m.body_weldid[b.parent] == 0 && sameframe && !b.has_children &&
+                                    simple_joints(s));
     }
   }
 
@@ -845,11 +844,12 @@ class Compiler {
       m.jnt_dofadr[j] = jnt_dofadr_[static_cast<size_t>(j)];
       m.jnt_bodyid[j] = body;
       m.jnt_group[j] = s.group;
-      m.jnt_limited[j] = resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name, "limited", "range");
+      // A free joint is never limited, whatever its class says.
+      m.jnt_limited[j] = s.type != kJointFree &&
+                         resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name, "limited", "range");
       if (m.jnt_limited[j] && s.range[0] >= s.range[1] && s.type != kJointBall) {
         fail(s.origin, s.name, "range[0] must be smaller than range[1]");
       }
-      if (s.type == kJointFree && m.jnt_limited[j]) fail(s.origin, s.name, "a free joint cannot be limited");
       copy_to(m.jnt_solref + kNREF * j, s.solref_limit);
       copy_to(m.jnt_solimp + kNIMP * j, s.solimp_limit);
       copy_to(m.jnt_pos + 3 * j, s.pos);
@@ -863,7 +863,13 @@ class Compiler {
       }
       copy_to(m.jnt_axis + 3 * j, axis);
       m.jnt_stiffness[j] = s.stiffness;
-      copy_to(m.jnt_range + 2 * j, s.range);
+      // Angular ranges are converted to radians, but only where they are used (limited joints).
+      std::array<double, 2> range = s.range;
+      if (m.jnt_limited[j] && (s.type == kJointHinge || s.type == kJointBall)) {
+        const double to_radians = spec_.compiler.degree ? kPi / 180 : 1;
+        range = {range[0] * to_radians, range[1] * to_radians};
+      }
+      copy_to(m.jnt_range + 2 * j, range);
       m.jnt_margin[j] = s.margin;
       std::copy(s.user.begin(), s.user.end(), m.jnt_user + j * m.nuser_jnt);
       // Positions: hinge and slide start at ref, ball and free at the body frame.
@@ -905,18 +911,18 @@ class Compiler {
     }
   }
 
-  // limited="auto": limited iff a range was given, when autolimits is on; an error otherwise.
+  // limited="auto": with autolimits, limited iff a range was given; without, a range alone is an
+  // error (as in MuJoCo 2.2.2, which asks the user to be explicit).
   static bool resolve_limited(TriState limited, bool range_given, bool autolimits, const Origin& origin,
                               const std::string& name, const char* flag, const char* range) {
-    if (limited == TriState::kAuto) {
-      if (autolimits) return range_given;
-      return false;
+    if (limited != TriState::kAuto) return limited == TriState::kTrue;
+    if (autolimits) return range_given;
+    if (range_given) {
+      fail(origin, name,
+           std::string("has '") + range + "' but not '" + flag + "': set autolimits=\"true\" in <compiler>, give '" +
+               flag + "' explicitly, or remove '" + range + "'");
     }
-    (void)origin;
-    (void)name;
-    (void)flag;
-    (void)range;
-    return limited == TriState::kTrue;
+    return false;
   }
 
   void fill_geoms(Model& m) {
@@ -969,7 +975,6 @@ class Compiler {
       case kGeomEllipsoid: return std::max({size[0], size[1], size[2]});
       case kGeomBox: return std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]);
       case kGeomMesh: return assets_.meshes[static_cast<size_t>(f.mesh)].rbound;
-      case kGeomHfield: return assets_.hfield_rbound(f.hfield);
       default: return 0;
     }
   }
@@ -1395,6 +1400,7 @@ class Compiler {
       copy(key.ctrl, m.key_ctrl + k * m.nu, m.nu, "ctrl");
       copy(key.mpos, m.key_mpos + k * 3 * m.nmocap, 3 * m.nmocap, "mpos");
       copy(key.mquat, m.key_mquat + k * 4 * m.nmocap, 4 * m.nmocap, "mquat");
+      for (int q = 0; q < m.nmocap; ++q) math::quat_normalize(m.key_mquat + k * 4 * m.nmocap + 4 * q);
     }
   }
 
