@@ -330,9 +330,6 @@ class Compiler {
       // Lower bounds, then validity.
       if (b.mass < c.boundmass) b.mass = c.boundmass;
       for (double& v : b.inertia) v = std::max(v, c.boundinertia);
-      if (b.mass < 0 || b.inertia[0] < 0 || b.inertia[1] < 0 || b.inertia[2] < 0) {
-        fail(s.origin, s.name, "mass and inertia must be non-negative");
-      }
       const Vec3& I = b.inertia;
       const bool triangle = I[0] + I[1] >= I[2] && I[0] + I[2] >= I[1] && I[1] + I[2] >= I[0];
       if (!triangle) {
@@ -344,6 +341,7 @@ class Compiler {
         }
       }
     }
+    check_moving_masses();
     if (c.settotalmass > 0) {
       double total = 0;
       for (size_t i = 1; i < bodies_.size(); ++i) total += bodies_[i].mass;
@@ -353,6 +351,27 @@ class Compiler {
           bodies_[i].mass *= scale;
           for (double& v : bodies_[i].inertia) v *= scale;
         }
+      }
+    }
+  }
+
+  // A body with joints, together with the bodies welded to it, must have positive mass and inertia
+  // (else its dofs have no inertia). Welded bodies are those without joints below it.
+  void check_moving_masses() const {
+    std::vector<int> weld(bodies_.size(), 0);
+    std::vector<double> mass(bodies_.size(), 0);
+    std::vector<Vec3> inertia(bodies_.size(), Vec3{0, 0, 0});
+    for (size_t i = 1; i < bodies_.size(); ++i) {
+      const FlatBody& b = bodies_[i];
+      weld[i] = b.spec->joints.empty() ? weld[static_cast<size_t>(b.parent)] : static_cast<int>(i);
+      const size_t w = static_cast<size_t>(weld[i]);
+      mass[w] += b.mass;
+      for (size_t k = 0; k < 3; ++k) inertia[w][k] += b.inertia[k];
+    }
+    for (size_t i = 1; i < bodies_.size(); ++i) {
+      if (weld[i] != static_cast<int>(i)) continue;
+      if (mass[i] < kMinVal || inertia[i][0] < kMinVal || inertia[i][1] < kMinVal || inertia[i][2] < kMinVal) {
+        fail(bodies_[i].spec->origin, bodies_[i].spec->name, "mass and inertia of moving bodies must be positive");
       }
     }
   }
