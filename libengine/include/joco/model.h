@@ -88,6 +88,8 @@ class Model : public ModelSizes {
   // Bytes in the one allocation that holds all arrays.
   size_t nbuffer() const { return buffer_bytes_; }
 
+  // The model's name (MJCF <mujoco model="...">), stored first in the names buffer as MuJoCo does.
+  std::string_view model_name() const;
   // Name of object id of the given type ("" when unnamed or out of range).
   std::string_view name(ObjType type, int id) const;
   // Id of the named object of the given type, -1 when there is none.

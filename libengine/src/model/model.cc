@@ -396,6 +396,11 @@ const int* object_name_addresses(const Model& m, ObjType type) {
   }
 }
 
+std::string_view Model::model_name() const {
+  if (nnames <= 0) return {};
+  return std::string_view(names, strnlen(names, static_cast<size_t>(nnames)));
+}
+
 std::string_view Model::name(ObjType type, int id) const {
   const int* adr = object_name_addresses(*this, type);
   if (!adr || id < 0 || id >= object_count(*this, type)) return {};

@@ -64,8 +64,10 @@ const char* object_label(const std::string& field) {
 void print_model_json(const Model& m, std::ostream& out) {
   char checksum[32];
   std::snprintf(checksum, sizeof(checksum), "%016llx", static_cast<unsigned long long>(model_checksum(m)));
-  out << "{\n  \"format\": \"joco.model\",\n  \"format_version\": 1,\n  \"model_checksum\": \"" << checksum
-      << "\",\n  \"sizes\": {";
+  out << "{\n  \"format\": \"joco.model\",\n  \"format_version\": 1,\n  \"model_name\": ";
+  const std::string_view model_name = m.model_name();
+  json_string(out, model_name.data(), model_name.size());
+  out << ",\n  \"model_checksum\": \"" << checksum << "\",\n  \"sizes\": {";
   bool first = true;
   for (const auto& [name, value] : m.size_list()) {
     out << (first ? "\n" : ",\n") << "    \"" << name << "\": " << value;
@@ -110,7 +112,7 @@ void print_model_json(const Model& m, std::ostream& out) {
 
 void print_model_text(const Model& m, std::ostream& out) {
   char line[256];
-  out << "joco model " << m.name(kObjBody, 0) << "\n\n";
+  out << "joco model \"" << m.model_name() << "\"\n\n";
   for (const auto& [name, value] : m.size_list()) {
     if (value == 0) continue;
     std::snprintf(line, sizeof(line), "%-22s%d\n", name, value);
