@@ -136,9 +136,10 @@ class TrajectoryWriter {
   // The group's path in the file: "/" or "/rollout_00003".
   const std::string& group() const;
 
-  // Writes what is buffered and closes the group's datasets; checks that every written field has
-  // the same number of rows, that qpos was written (when nq > 0), and that contacts refer to
-  // existing rows. Called by TrajectoryFileWriter::commit for groups left open.
+  // Writes what is buffered and closes the group's datasets; checks that qpos has rows (with
+  // nq = 0, counted by empty appends), that every written field has as many, and that contacts
+  // refer to existing rows. Called by TrajectoryFileWriter::commit for groups left open. Misuse
+  // (these checks, appending after close) throws std::logic_error / std::invalid_argument.
   void close();
   bool closed() const;
 
