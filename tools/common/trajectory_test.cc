@@ -142,9 +142,7 @@ struct Id {
 class TrajectoryTest : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::temp_dir(); }
-  void TearDown() override {
-    if (!std::getenv("KEEP")) fs::remove_all(dir_);
-  }
+  void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
   // A file written with the plain HDF5 API: qpos (T x 9) and whatever `extra` adds to the root.
