@@ -1,0 +1,305 @@
+#include "compiler/mesh.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/convex_hull.h"
+#include "compiler/mesh_file.h"
+#include "joco/constants.h"
+#include "joco/error.h"
+#include "math/eig3.h"
+#include "math/vec.h"
+
+namespace joco {
+namespace {
+
+constexpr double kDensity = 1000;
+
+using math::cross3;
+using math::dot3;
+
+// Area, unit normal and centroid of a triangle of single-precision vertices. The edges and the
+// centroid are formed in single precision (as MuJoCo does), the rest in double. Degenerate
+// triangles have area 0 and normal 0.
+double triangle(double normal[3], double center[3], const float* a, const float* b, const float* c) {
+  for (int k = 0; k < 3; ++k) center[k] = static_cast<float>(static_cast<float>(a[k] + b[k]) + c[k]) / 3.0f;
+  const double e1[3] = {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]),
+                        static_cast<float>(b[2] - a[2])};
+  const double e2[3] = {static_cast<float>(c[0] - a[0]), static_cast<float>(c[1] - a[1]),
+                        static_cast<float>(c[2] - a[2])};
+  cross3(normal, e1, e2);
+  const double len = std::sqrt(dot3(normal, normal));
+  if (len < kMinVal) {
+    math::zero3(normal);
+    return 0;
+  }
+  for (int k = 0; k < 3; ++k) normal[k] /= len;
+  return len / 2;
+}
+
+// Vertex normals from the faces: area-weighted face normals, leaving out (unless smooth) the faces
+// whose normal is far from the vertex's average, so that sharp edges stay sharp.
+std::vector<float> make_normals(const std::vector<float>& vert, const std::vector<int>& face,
+                                bool smooth) {
+  const int nvert = static_cast<int>(vert.size() / 3);
+  const int nface = static_cast<int>(face.size() / 3);
+  std::vector<float> normal(3 * nvert, 0.0f);
+  auto face_normal = [&](int f, double nrm[3]) {
+    const float* v0 = &vert[3 * face[3 * f]];
+    const float* v1 = &vert[3 * face[3 * f + 1]];
+    const float* v2 = &vert[3 * face[3 * f + 2]];
+    const double e1[3] = {static_cast<float>(v1[0] - v0[0]), static_cast<float>(v1[1] - v0[1]),
+                          static_cast<float>(v1[2] - v0[2])};
+    const double e2[3] = {static_cast<float>(v2[0] - v0[0]), static_cast<float>(v2[1] - v0[1]),
+                          static_cast<float>(v2[2] - v0[2])};
+    cross3(nrm, e1, e2);
+    return math::normalize3(nrm);
+  };
+  for (int f = 0; f < nface; ++f) {
+    double nrm[3];
+    const double area = face_normal(f, nrm);
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) {
+        float& n = normal[3 * face[3 * f + j] + k];
+        n = static_cast<float>(n + nrm[k] * area);
+      }
+  }
+  if (!smooth) {
+    std::vector<float> removed(3 * nvert, 0.0f);
+    for (int f = 0; f < nface; ++f) {
+      double nrm[3];
+      const double area = face_normal(f, nrm);
+      for (int j = 0; j < 3; ++j) {
+        const int v = face[3 * f + j];
+        double vn[3] = {normal[3 * v], normal[3 * v + 1], normal[3 * v + 2]};
+        math::normalize3(vn);
+        if (dot3(nrm, vn) < 0.8) {
+          for (int k = 0; k < 3; ++k) {
+            float& r = removed[3 * v + k];
+            r = static_cast<float>(r + nrm[k] * area);
+          }
+        }
+      }
+    }
+    for (int i = 0; i < 3 * nvert; ++i) normal[i] -= removed[i];
+  }
+  for (int v = 0; v < nvert; ++v) {
+    float* n = &normal[3 * v];
+    const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (len > kMinVal) {
+      n[0] /= len;
+      n[1] /= len;
+      n[2] /= len;
+    } else {
+      n[0] = n[1] = 0;
+      n[2] = 1;
+    }
+  }
+  return normal;
+}
+
+}  // namespace
+
+CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, const std::string& where) {
+  mesh_file::RawMesh raw;
+  if (!spec.file.empty()) {
+    if (!spec.vertex.empty())
+      throw InputError(where + ": vertex data given both in the file and in the XML");
+    raw = mesh_file::load(spec.file, where);
+  }
+  if (!spec.vertex.empty()) raw.vert.assign(spec.vertex.begin(), spec.vertex.end());
+  if (!spec.normal.empty()) raw.normal.assign(spec.normal.begin(), spec.normal.end());
+  if (!spec.texcoord.empty()) raw.texcoord.assign(spec.texcoord.begin(), spec.texcoord.end());
+  if (!spec.face.empty()) raw.face = spec.face;
+
+  CompiledMesh mesh;
+  mesh.name = spec.name;
+  mesh.vert = std::move(raw.vert);
+  mesh.normal = std::move(raw.normal);
+  mesh.texcoord = std::move(raw.texcoord);
+  mesh.face = std::move(raw.face);
+
+  if (mesh.vert.size() % 3) throw InputError(where + ": vertex data must be a multiple of 3");
+  const int nvert = mesh.nvert();
+  if (nvert < 4) throw InputError(where + ": at least 4 vertices required");
+
+  const bool had_faces = !mesh.face.empty();
+  if ((options.convexhull && options.needhull) || !had_faces) {
+    mesh.graph = convex_hull_graph(mesh.vert, where);
+    if (!had_faces) {
+      const int numvert = mesh.graph[0], numface = mesh.graph[1];
+      const int* face_globalid = &mesh.graph[2 + 3 * numvert + 3 * numface];
+      mesh.face.assign(face_globalid, face_globalid + 3 * numface);
+    }
+  }
+  if (mesh.normal.empty()) mesh.normal = make_normals(mesh.vert, mesh.face, spec.smoothnormal);
+
+  // Scale, then the reference frame: subtract refpos, rotate by conj(refquat).
+  double refquat[4] = {spec.refquat[0], spec.refquat[1], spec.refquat[2], spec.refquat[3]};
+  math::quat_normalize(refquat);
+  double refmat[9];
+  math::quat_to_mat(refmat, refquat);
+  for (int i = 0; i < nvert; ++i) {
+    float* v = &mesh.vert[3 * i];
+    double p[3];
+    for (int k = 0; k < 3; ++k) p[k] = v[k] * spec.scale[k] - spec.refpos[k];
+    double r[3];
+    math::mat_t_vec3(r, refmat, p);
+    for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(r[k]);
+    float* n = &mesh.normal[3 * i];
+    double q[3];
+    for (int k = 0; k < 3; ++k) q[k] = n[k] * spec.scale[k];
+    math::mat_t_vec3(r, refmat, q);
+    math::normalize3(r);
+    for (int k = 0; k < 3; ++k) n[k] = static_cast<float>(r[k]);
+  }
+
+  const int nface = mesh.nface();
+  // Centroid of the surface (area-weighted face centroids): the apex of the pyramids.
+  double facecen[3] = {0, 0, 0};
+  double area_total = 0;
+  for (int f = 0; f < nface; ++f) {
+    double nrm[3], cen[3];
+    const double area = triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]],
+                                 &mesh.vert[3 * mesh.face[3 * f + 1]],
+                                 &mesh.vert[3 * mesh.face[3 * f + 2]]);
+    for (int k = 0; k < 3; ++k) facecen[k] += area * cen[k];
+    area_total += area;
+  }
+  for (int k = 0; k < 3; ++k) facecen[k] /= area_total;
+
+  // Volume and centre of mass of the union of pyramids.
+  double volume = 0;
+  double com[3] = {0, 0, 0};
+  for (int f = 0; f < nface; ++f) {
+    double nrm[3], cen[3];
+    const double area = triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]],
+                                 &mesh.vert[3 * mesh.face[3 * f + 1]],
+                                 &mesh.vert[3 * mesh.face[3 * f + 2]]);
+    const double d[3] = {cen[0] - facecen[0], cen[1] - facecen[1], cen[2] - facecen[2]};
+    double vol = dot3(d, nrm) * area / 3;
+    if (!options.exactmeshinertia) vol = std::fabs(vol);
+    volume += vol;
+    for (int k = 0; k < 3; ++k) com[k] += vol * (cen[k] * 3.0 / 4.0 + facecen[k] / 4.0);
+  }
+  MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
+  if (volume < kMinVal) throw InputError(where + ": mesh volume is too small");
+  for (int k = 0; k < 3; ++k) com[k] /= volume;
+  for (int i = 0; i < nvert; ++i)
+    for (int k = 0; k < 3; ++k) {
+      float& v = mesh.vert[3 * i + k];
+      v = static_cast<float>(v - com[k]);
+    }
+
+  // Products of inertia of the pyramids about the centre of mass, for the density of water (the
+  // box sizes do not depend on it, but MuJoCo's rounding does).
+  static constexpr int kPair[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+  double prod[6] = {0, 0, 0, 0, 0, 0};
+  volume = 0;
+  for (int f = 0; f < nface; ++f) {
+    const float* a = &mesh.vert[3 * mesh.face[3 * f]];
+    const float* b = &mesh.vert[3 * mesh.face[3 * f + 1]];
+    const float* c = &mesh.vert[3 * mesh.face[3 * f + 2]];
+    double nrm[3], cen[3];
+    const double area = triangle(nrm, cen, a, b, c);
+    double vol = dot3(cen, nrm) * area / 3;
+    if (!options.exactmeshinertia) vol = std::fabs(vol);
+    volume += vol;
+    for (int j = 0; j < 6; ++j) {
+      const int p = kPair[j][0], q = kPair[j][1];
+      // The vertex products are single precision, as MuJoCo forms them.
+      const float sum = 2 * (a[p] * a[q] + b[p] * b[q] + c[p] * c[q]) + a[p] * b[q] + a[q] * b[p] +
+                        a[p] * c[q] + a[q] * c[p] + b[p] * c[q] + b[q] * c[p];
+      prod[j] += kDensity * vol / 20 * sum;
+    }
+  }
+  const double inertia[9] = {prod[1] + prod[2], -prod[3],          -prod[4],
+                             -prod[3],          prod[0] + prod[2], -prod[5],
+                             -prod[4],          -prod[5],          prod[0] + prod[1]};
+  double eigval[3], quat[4];
+  math::eig3(eigval, quat, inertia);
+  if (eigval[2] <= 0) throw InputError(where + ": eigenvalue of mesh inertia must be positive");
+  frame.volume = volume;
+  math::copy3(frame.pos, com);
+  math::copy4(frame.quat, quat);
+  const double mass = kDensity * volume;
+  frame.box[0] = 0.5 * std::sqrt(6 * (eigval[1] + eigval[2] - eigval[0]) / mass);
+  frame.box[1] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[2] - eigval[1]) / mass);
+  frame.box[2] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[1] - eigval[2]) / mass);
+  frame.valid = true;
+
+  // Align the mesh with its principal axes.
+  double mat[9];
+  math::quat_to_mat(mat, quat);
+  for (int i = 0; i < nvert; ++i) {
+    float* v = &mesh.vert[3 * i];
+    float* n = &mesh.normal[3 * i];
+    double p[3] = {v[0], v[1], v[2]}, r[3];
+    math::mat_t_vec3(r, mat, p);
+    for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(r[k]);
+    double q[3] = {n[0], n[1], n[2]};
+    math::mat_t_vec3(r, mat, q);
+    for (int k = 0; k < 3; ++k) n[k] = static_cast<float>(r[k]);
+  }
+
+  for (int k = 0; k < 3; ++k) {
+    double lo = mesh.vert[k], hi = mesh.vert[k], ext = 0;
+    for (int i = 0; i < nvert; ++i) {
+      const double v = mesh.vert[3 * i + k];
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      ext = std::max(ext, std::fabs(v));
+    }
+    mesh.half_extent[k] = ext;
+    mesh.aabb_center[k] = (lo + hi) / 2;
+    mesh.aabb_half[k] = (hi - lo) / 2;
+  }
+  return mesh;
+}
+
+MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std::string& where) {
+  const MeshMassFrame& frame = mesh.mass[geom.shellinertia ? 1 : 0];
+  if (!frame.valid) throw InputError(where + ": " + frame.error);
+  MeshGeom out;
+  math::copy3(out.pos, frame.pos);
+  math::copy4(out.quat, frame.quat);
+  const double* box = frame.box;
+  double* size = out.size;
+  switch (geom.type) {
+    case kGeomMesh:
+      math::copy3(size, mesh.half_extent);
+      break;
+    case kGeomSphere:
+      size[0] = (box[0] + box[1] + box[2]) / 3;
+      break;
+    case kGeomCapsule:
+      size[0] = (box[0] + box[1]) / 2;
+      size[1] = std::max(0.0, box[2] - size[0] / 2);
+      break;
+    case kGeomCylinder:
+      size[0] = (box[0] + box[1]) / 2;
+      size[1] = box[2];
+      break;
+    case kGeomEllipsoid:
+    case kGeomBox:
+      math::copy3(size, box);
+      break;
+    default:
+      throw InputError(where + ": a mesh can be fitted only by a sphere, capsule, cylinder, ellipsoid or box");
+  }
+  if (geom.type != kGeomMesh)
+    for (int k = 0; k < 3; ++k) size[k] *= geom.fitscale;
+  out.rbound = math::norm3(size);
+  out.volume = 8 * box[0] * box[1] * box[2];
+  out.unit_inertia[0] = out.volume * (box[1] * box[1] + box[2] * box[2]) / 3;
+  out.unit_inertia[1] = out.volume * (box[0] * box[0] + box[2] * box[2]) / 3;
+  out.unit_inertia[2] = out.volume * (box[0] * box[0] + box[1] * box[1]) / 3;
+  return out;
+}
+
+void compose_mesh_frame(double res_pos[3], double res_quat[4], const double pos[3],
+                        const double quat[4], const MeshGeom& offset) {
+  math::frame_mul(res_pos, res_quat, pos, quat, offset.pos, offset.quat);
+}
+
+}  // namespace joco

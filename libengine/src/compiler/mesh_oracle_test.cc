@@ -1,0 +1,229 @@
+// Meshes against MuJoCo 2.2.2: each case is written as an MJCF file (one mesh asset, one free body per
+// geom using it), compiled by MuJoCo, and compared with compile_mesh / mesh_geom field by field:
+// mesh_vert, mesh_normal, mesh_texcoord (float precision), mesh_face and mesh_graph (exactly),
+// geom_pos, geom_quat, geom_size, geom_rbound, body_mass and body_inertia (1e-7 relative).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/mesh.h"
+#include "joco/constants.h"
+#include "joco/error.h"
+#include "oracle/oracle.h"
+#include "support/test_support.h"
+
+namespace joco {
+namespace {
+
+struct GeomCase {
+  int type = kGeomMesh;
+  bool shellinertia = false;
+  double fitscale = 1;
+  double pos[3] = {0, 0, 0};
+  double quat[4] = {1, 0, 0, 0};
+  double density = 1000;
+  double mass = -1;  // >= 0: given mass instead of density
+  bool visual = false;  // contype = conaffinity = 0
+};
+
+struct MeshCase {
+  std::string label;
+  MeshSpec spec;  // spec.file relative to testdata/
+  MeshOptions options;
+  bool fitaabb = false;
+  std::vector<GeomCase> geoms = {GeomCase{}};
+};
+
+std::string join(const double* v, int n) {
+  std::ostringstream s;
+  s.precision(17);
+  for (int i = 0; i < n; ++i) s << (i ? " " : "") << v[i];
+  return s.str();
+}
+template <typename T>
+std::string join(const std::vector<T>& v) {
+  std::ostringstream s;
+  s.precision(17);
+  for (size_t i = 0; i < v.size(); ++i) s << (i ? " " : "") << v[i];
+  return s.str();
+}
+
+// The MJCF text of a case; the mesh file is referenced by absolute path.
+std::string case_xml(const MeshCase& c) {
+  std::ostringstream x;
+  x << "<mujoco model=\"" << c.label << "\">\n";
+  x << "  <compiler convexhull=\"" << (c.options.convexhull ? "true" : "false")
+    << "\" exactmeshinertia=\"" << (c.options.exactmeshinertia ? "true" : "false") << "\" fitaabb=\""
+    << (c.fitaabb ? "true" : "false") << "\"/>\n";
+  const MeshSpec& s = c.spec;
+  x << "  <asset>\n    <mesh name=\"m\"";
+  if (!s.file.empty()) x << " file=\"" << test::testdata(s.file) << "\"";
+  x << " scale=\"" << join(s.scale, 3) << "\" refpos=\"" << join(s.refpos, 3) << "\" refquat=\""
+    << join(s.refquat, 4) << "\" smoothnormal=\"" << (s.smoothnormal ? "true" : "false") << "\"";
+  if (!s.vertex.empty()) x << " vertex=\"" << join(s.vertex) << "\"";
+  if (!s.normal.empty()) x << " normal=\"" << join(s.normal) << "\"";
+  if (!s.texcoord.empty()) x << " texcoord=\"" << join(s.texcoord) << "\"";
+  if (!s.face.empty()) x << " face=\"" << join(s.face) << "\"";
+  x << "/>\n  </asset>\n  <worldbody>\n";
+  const char* type_names[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
+  for (const GeomCase& g : c.geoms) {
+    x << "    <body><freejoint/><geom type=\"" << type_names[g.type] << "\" mesh=\"m\" pos=\""
+      << join(g.pos, 3) << "\" quat=\"" << join(g.quat, 4) << "\"";
+    if (g.shellinertia) x << " shellinertia=\"true\"";
+    if (g.fitscale != 1) x << " fitscale=\"" << g.fitscale << "\"";
+    if (g.mass >= 0) x << " mass=\"" << g.mass << "\"";
+    else x << " density=\"" << g.density << "\"";
+    if (g.visual) x << " contype=\"0\" conaffinity=\"0\"";
+    x << "/></body>\n";
+  }
+  x << "  </worldbody>\n</mujoco>\n";
+  return x.str();
+}
+
+// Worst error of a field, for reports.
+struct Worst {
+  double error = 0;
+  long index = -1;
+  double ours = 0, theirs = 0;
+  void add(double a, double b, double scale, long i) {
+    const double e = oracle::element_error(a, b, scale, oracle::Tolerance{});
+    if (e > error || index < 0) {
+      if (e >= error) {
+        error = e;
+        index = i;
+        ours = a;
+        theirs = b;
+      }
+    }
+  }
+};
+
+template <typename A, typename B>
+Worst compare_reals(const A* ours, const B* theirs, long n) {
+  double scale = 0;
+  for (long i = 0; i < n; ++i) scale = std::max(scale, std::fabs(static_cast<double>(theirs[i])));
+  Worst w;
+  for (long i = 0; i < n; ++i) w.add(ours[i], theirs[i], scale, i);
+  return w;
+}
+
+// Loads a case in MuJoCo (writing its XML to a temporary file).
+oracle::MjModelPtr load_case(const MeshCase& c, std::string* error) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "joco_mesh_oracle";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path path = dir / (c.label + ".xml");
+  std::ofstream(path) << case_xml(c);
+  return oracle::load(path.string(), error);
+}
+
+MeshSpec resolved(const MeshSpec& spec) {
+  MeshSpec s = spec;
+  if (!s.file.empty()) s.file = test::testdata(s.file);
+  return s;
+}
+
+constexpr double kRealTol = 1e-7;   // mesh-derived doubles
+constexpr double kFloatTol = 2e-7;  // float arrays: within about one float ulp
+
+// Compares one case; returns a report line per field and fails the test on a mismatch.
+void check_case(const MeshCase& c, bool verbose = false) {
+  SCOPED_TRACE(c.label);
+  std::string error;
+  auto mj = load_case(c, &error);
+  ASSERT_TRUE(mj) << error << "\n" << case_xml(c);
+  ASSERT_EQ(mj->nmesh, 1);
+  const CompiledMesh mesh = compile_mesh(resolved(c.spec), c.options, "mesh 'm'");
+
+  // Integer arrays exactly.
+  ASSERT_EQ(mesh.nvert(), mj->mesh_vertnum[0]);
+  ASSERT_EQ(mesh.nface(), mj->mesh_facenum[0]);
+  const int nv = mesh.nvert();
+  EXPECT_TRUE(std::equal(mesh.face.begin(), mesh.face.end(), mj->mesh_face)) << "mesh_face differs";
+  const bool mj_graph = mj->mesh_graphadr[0] >= 0;
+  EXPECT_EQ(!mesh.graph.empty(), mj_graph);
+  if (mj_graph && !mesh.graph.empty()) {
+    EXPECT_EQ(static_cast<int>(mesh.graph.size()), mj->nmeshgraph);
+    EXPECT_TRUE(std::equal(mesh.graph.begin(), mesh.graph.end(), mj->mesh_graph)) << "mesh_graph differs";
+  }
+  EXPECT_EQ(!mesh.texcoord.empty(), mj->mesh_texcoordadr[0] >= 0);
+
+  std::vector<std::pair<std::string, Worst>> report;
+  report.emplace_back("mesh_vert", compare_reals(mesh.vert.data(), mj->mesh_vert, 3L * nv));
+  report.emplace_back("mesh_normal", compare_reals(mesh.normal.data(), mj->mesh_normal, 3L * nv));
+  if (!mesh.texcoord.empty() && mj->mesh_texcoordadr[0] >= 0)
+    report.emplace_back("mesh_texcoord", compare_reals(mesh.texcoord.data(), mj->mesh_texcoord, 2L * nv));
+
+  std::vector<double> pos, quat, size, rbound, mass, inertia;
+  for (size_t i = 0; i < c.geoms.size(); ++i) {
+    const GeomCase& g = c.geoms[i];
+    MeshGeomSpec gs;
+    gs.type = g.type;
+    gs.shellinertia = g.shellinertia;
+    gs.fitaabb = c.fitaabb;
+    gs.fitscale = g.fitscale;
+    const MeshGeom mg = mesh_geom(mesh, gs, "geom");
+    double p[3], q[4];
+    compose_mesh_frame(p, q, g.pos, g.quat, mg);
+    pos.insert(pos.end(), p, p + 3);
+    quat.insert(quat.end(), q, q + 4);
+    size.insert(size.end(), mg.size, mg.size + 3);
+    rbound.push_back(mg.rbound);
+    if (g.type == kGeomMesh) {
+      const double density = g.mass >= 0 ? g.mass / mg.volume : g.density;
+      mass.push_back(density * mg.volume);
+      for (int k = 0; k < 3; ++k) inertia.push_back(density * mg.unit_inertia[k]);
+    } else {
+      mass.push_back(mj->body_mass[i + 1]);  // primitives: the compiler's, not ours
+      for (int k = 0; k < 3; ++k) inertia.push_back(mj->body_inertia[3 * (i + 1) + k]);
+    }
+  }
+  const long ng = static_cast<long>(c.geoms.size());
+  report.emplace_back("geom_pos", compare_reals(pos.data(), mj->geom_pos, 3 * ng));
+  report.emplace_back("geom_quat", compare_reals(quat.data(), mj->geom_quat, 4 * ng));
+  report.emplace_back("geom_size", compare_reals(size.data(), mj->geom_size, 3 * ng));
+  report.emplace_back("geom_rbound", compare_reals(rbound.data(), mj->geom_rbound, ng));
+  report.emplace_back("body_mass", compare_reals(mass.data(), mj->body_mass + 1, ng));
+  report.emplace_back("body_inertia", compare_reals(inertia.data(), mj->body_inertia + 3, 3 * ng));
+
+  for (const auto& [name, w] : report) {
+    const double tol = name.rfind("mesh_", 0) == 0 ? kFloatTol : kRealTol;
+    EXPECT_LE(w.error, tol) << name << "[" << w.index << "]: joco " << w.ours << " MuJoCo " << w.theirs;
+    if (verbose)
+      std::printf("  %-28s %-14s worst %.3g at %ld\n", c.label.c_str(), name.c_str(), w.error, w.index);
+  }
+}
+
+MeshSpec inline_mesh(std::vector<double> vertex, std::vector<int> face = {}) {
+  MeshSpec s;
+  s.vertex = std::move(vertex);
+  s.face = std::move(face);
+  return s;
+}
+
+const std::vector<double> kCube = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+const std::vector<double> kTetra = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+const std::vector<int> kTetraFaces = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+
+TEST(MeshOracle, InlineTetrahedron) {
+  MeshCase c{"tetra", inline_mesh(kTetra, kTetraFaces)};
+  check_case(c, true);
+}
+
+TEST(MeshOracle, InlineCubeHull) {
+  MeshCase c{"cube", inline_mesh(kCube)};
+  check_case(c, true);
+}
+
+TEST(MeshOracle, StlTetrahedron) {
+  MeshSpec s;
+  s.file = "mesh/tet.stl";
+  check_case({"stl_tetra", s}, true);
+}
+
+}  // namespace
+}  // namespace joco
