@@ -1,6 +1,8 @@
 #include "compiler/mesh_file.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -112,10 +114,121 @@ RawMesh load_msh(const std::string& bytes, const std::string& where) {
   return mesh;
 }
 
+namespace {
+
+// One corner of an OBJ face: 0-based indices into the position, texcoord and normal lists, -1 when
+// absent.
+struct ObjCorner {
+  int v = -1, vt = -1, vn = -1;
+};
+
+// An OBJ index (1-based, or negative counting back from the end of the list so far).
+bool parse_obj_index(const char*& p, int count, int* out) {
+  char* end = nullptr;
+  const long value = std::strtol(p, &end, 10);
+  if (end == p || value == 0) return false;
+  p = end;
+  *out = static_cast<int>(value > 0 ? value - 1 : count + value);
+  return true;
+}
+
+}  // namespace
+
 RawMesh load_obj(const std::string& text, const std::string& where) {
+  std::vector<float> positions, texcoords, normals;
+  std::vector<ObjCorner> corners;  // three per triangle
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  auto fail = [&](const std::string& why) {
+    throw InputError(where + ": could not parse OBJ file, line " + std::to_string(lineno) + ": " + why);
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    const char* p = line.c_str();
+    while (*p == ' ' || *p == '\t') ++p;
+    auto keyword = [&](const char* k) {
+      const size_t n = std::strlen(k);
+      if (std::strncmp(p, k, n) != 0 || (p[n] != ' ' && p[n] != '\t')) return false;
+      p += n;
+      return true;
+    };
+    auto reals = [&](std::vector<float>& out, int n) {
+      for (int i = 0; i < n; ++i) {
+        char* end = nullptr;
+        const double value = std::strtod(p, &end);
+        if (end == p) fail("expected a number");
+        p = end;
+        out.push_back(static_cast<float>(value));
+      }
+    };
+    if (keyword("v")) {
+      reals(positions, 3);
+    } else if (keyword("vt")) {
+      reals(texcoords, 2);
+    } else if (keyword("vn")) {
+      reals(normals, 3);
+    } else if (keyword("f")) {
+      std::vector<ObjCorner> poly;
+      while (true) {
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p == '\0' || *p == '\r' || *p == '#') break;
+        ObjCorner c;
+        if (!parse_obj_index(p, static_cast<int>(positions.size() / 3), &c.v))
+          fail("invalid vertex index");
+        if (*p == '/') {
+          ++p;
+          if (*p != '/' && !parse_obj_index(p, static_cast<int>(texcoords.size() / 2), &c.vt))
+            fail("invalid texcoord index");
+          if (*p == '/') {
+            ++p;
+            if (!parse_obj_index(p, static_cast<int>(normals.size() / 3), &c.vn))
+              fail("invalid normal index");
+          }
+        }
+        if (c.v < 0 || c.v >= static_cast<int>(positions.size() / 3))
+          fail("vertex index out of bounds");
+        if (c.vt < -1 || c.vn < -1) fail("index out of bounds");
+        poly.push_back(c);
+      }
+      if (poly.size() < 3) fail("a face needs at least 3 vertices");
+      if (poly.size() > 4)
+        throw InputError(where + ": only tri or quad meshes are supported for OBJ");
+      corners.insert(corners.end(), {poly[0], poly[1], poly[2]});
+      if (poly.size() == 4) corners.insert(corners.end(), {poly[0], poly[2], poly[3]});
+    }
+  }
+
+  // Texture coordinates and normals may be listed after the faces that use them.
+  for (const ObjCorner& c : corners) {
+    if (c.vt >= static_cast<int>(texcoords.size() / 2))
+      throw InputError(where + ": could not parse OBJ file: texcoord index out of bounds");
+    if (c.vn >= static_cast<int>(normals.size() / 3))
+      throw InputError(where + ": could not parse OBJ file: normal index out of bounds");
+  }
+
+  // Every face corner becomes a vertex of its own, with its texture coordinates (v flipped to
+  // MuJoCo's convention) and normal.
   RawMesh mesh;
-  (void)text;
-  throw InputError(where + ": OBJ not implemented yet");
+  const size_t n = corners.size();
+  mesh.vert.resize(3 * n);
+  mesh.face.resize(n);
+  if (!texcoords.empty()) mesh.texcoord.resize(2 * n);
+  if (!normals.empty()) mesh.normal.resize(3 * n);
+  for (size_t i = 0; i < n; ++i) {
+    const ObjCorner& c = corners[i];
+    std::copy_n(&positions[3 * c.v], 3, &mesh.vert[3 * i]);
+    mesh.face[i] = static_cast<int>(i);
+    if (!texcoords.empty()) {
+      if (c.vt < 0) throw InputError(where + ": OBJ face corner without texture coordinates");
+      mesh.texcoord[2 * i] = texcoords[2 * c.vt];
+      mesh.texcoord[2 * i + 1] = 1 - texcoords[2 * c.vt + 1];
+    }
+    if (!normals.empty()) {
+      if (c.vn < 0) throw InputError(where + ": OBJ face corner without a normal");
+      std::copy_n(&normals[3 * c.vn], 3, &mesh.normal[3 * i]);
+    }
+  }
   return mesh;
 }
 
