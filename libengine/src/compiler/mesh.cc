@@ -134,22 +134,23 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
   }
   if (mesh.normal.empty()) mesh.normal = make_normals(mesh.vert, mesh.face, spec.smoothnormal);
 
-  // Scale, then the reference frame: subtract refpos, rotate by conj(refquat).
+  // The reference frame, then the scale: subtract refpos (in single precision), rotate by
+  // conj(refquat), scale. Normals are rotated and scaled alike (not by the inverse scale, as a
+  // normal transform would be), then renormalised.
   double refquat[4] = {spec.refquat[0], spec.refquat[1], spec.refquat[2], spec.refquat[3]};
   math::quat_normalize(refquat);
   double refmat[9];
   math::quat_to_mat(refmat, refquat);
   for (int i = 0; i < nvert; ++i) {
     float* v = &mesh.vert[3 * i];
-    double p[3];
-    for (int k = 0; k < 3; ++k) p[k] = v[k] * spec.scale[k] - spec.refpos[k];
-    double r[3];
+    double p[3], r[3];
+    for (int k = 0; k < 3; ++k) p[k] = v[k] - static_cast<float>(spec.refpos[k]);
     math::mat_t_vec3(r, refmat, p);
-    for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(r[k]);
+    for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(static_cast<float>(r[k]) * spec.scale[k]);
     float* n = &mesh.normal[3 * i];
-    double q[3];
-    for (int k = 0; k < 3; ++k) q[k] = n[k] * spec.scale[k];
+    const double q[3] = {n[0], n[1], n[2]};
     math::mat_t_vec3(r, refmat, q);
+    for (int k = 0; k < 3; ++k) r[k] *= spec.scale[k];
     math::normalize3(r);
     for (int k = 0; k < 3; ++k) n[k] = static_cast<float>(r[k]);
   }

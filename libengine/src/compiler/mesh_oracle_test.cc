@@ -282,3 +282,148 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace joco
+
+namespace joco {
+namespace {
+
+// A non-convex L-shaped prism with outward faces, and an irregular tetrahedron.
+const std::vector<double> kLVert = {0, 0, 0, 2, 0, 0, 2, 1, 0, 1, 1, 0, 1, 3, 0, 0, 3, 0,
+                                    0, 0, 1, 2, 0, 1, 2, 1, 1, 1, 1, 1, 1, 3, 1, 0, 3, 1};
+const std::vector<int> kLFace = {
+    // bottom (z = 0, normal -z) and top (z = 1, normal +z)
+    0, 2, 1, 0, 3, 2, 0, 5, 3, 3, 5, 4, 6, 7, 8, 6, 8, 9, 6, 9, 11, 9, 10, 11,
+    // sides
+    0, 1, 7, 0, 7, 6, 1, 2, 8, 1, 8, 7, 2, 3, 9, 2, 9, 8, 3, 4, 10, 3, 10, 9, 4, 5, 11, 4, 11, 10,
+    5, 0, 6, 5, 6, 11};
+const std::vector<double> kIrregular = {0.1, -0.2, 0.05, 1.3, 0.2, -0.1, 0.2, 0.9, 0.3, 0.4, 0.35, 1.7};
+
+MeshCase with_geoms(MeshCase c, std::vector<GeomCase> geoms) {
+  c.geoms = std::move(geoms);
+  return c;
+}
+
+GeomCase geom(int type) {
+  GeomCase g;
+  g.type = type;
+  return g;
+}
+
+std::vector<GeomCase> all_fits(double fitscale = 1) {
+  std::vector<GeomCase> gs;
+  for (int t : {kGeomSphere, kGeomCapsule, kGeomEllipsoid, kGeomCylinder, kGeomBox, kGeomMesh}) {
+    GeomCase g = geom(t);
+    if (t != kGeomMesh) g.fitscale = fitscale;
+    gs.push_back(g);
+  }
+  return gs;
+}
+
+TEST(MeshOracle, NonConvexLegacyAndExactInertia) {
+  MeshCase c{"l_legacy", inline_mesh(kLVert, kLFace)};
+  check_case(c, true);
+  c.label = "l_exact";
+  c.options.exactmeshinertia = true;
+  check_case(c, true);
+}
+
+TEST(MeshOracle, ExactInertiaRealMeshes) {
+  for (const char* file : {"real/franka_sim/meshes/collision/link1.stl", "real/shadow_hand/assets/f_middle.obj"}) {
+    MeshSpec s;
+    s.file = file;
+    MeshCase c{"exact", s};
+    c.options.exactmeshinertia = true;
+    check_case(c, true);
+  }
+}
+
+TEST(MeshOracle, ScaleRefposRefquat) {
+  MeshSpec s = inline_mesh(kIrregular);
+  s.scale[0] = 1.5, s.scale[1] = 0.7, s.scale[2] = 2.1;
+  check_case({"scaled", s}, true);
+  s.refpos[0] = 0.3, s.refpos[1] = -1.1, s.refpos[2] = 0.25;
+  check_case({"refpos", s}, true);
+  s.refquat[0] = 0.8, s.refquat[1] = 0.1, s.refquat[2] = -0.4, s.refquat[3] = 0.3;
+  check_case({"refquat", s}, true);
+  MeshSpec f;
+  f.file = "real/franka_sim/meshes/collision/link2.stl";
+  f.scale[0] = 0.9, f.scale[1] = 1.1, f.scale[2] = 1.3;
+  f.refpos[2] = 0.1;
+  f.refquat[0] = 0.5, f.refquat[1] = 0.5, f.refquat[2] = 0.5, f.refquat[3] = -0.5;
+  check_case({"franka_transformed", f}, true);
+}
+
+TEST(MeshOracle, NegativeScale) {
+  MeshSpec s = inline_mesh(kIrregular);
+  s.scale[1] = -1;
+  check_case({"mirrored", s}, true);
+  MeshSpec l = inline_mesh(kLVert, kLFace);
+  l.scale[0] = -2;
+  check_case({"mirrored_l", l}, true);
+}
+
+TEST(MeshOracle, FittedPrimitives) {
+  for (bool aabb : {false, true}) {
+    MeshCase c = with_geoms({aabb ? "fit_aabb" : "fit_inertia", inline_mesh(kIrregular)}, all_fits());
+    c.fitaabb = aabb;
+    check_case(c, true);
+    MeshSpec f;
+    f.file = "real/wonik_allegro/assets/link_14.0.stl";
+    MeshCase d = with_geoms({aabb ? "fit_aabb_allegro" : "fit_inertia_allegro", f}, all_fits(1.3));
+    d.fitaabb = aabb;
+    check_case(d, true);
+  }
+}
+
+TEST(MeshOracle, GeomFrameMassAndShell) {
+  GeomCase g = geom(kGeomMesh);
+  g.pos[0] = 0.1, g.pos[1] = -0.3, g.pos[2] = 0.7;
+  g.quat[0] = 0.9, g.quat[1] = 0.1, g.quat[2] = 0.3, g.quat[3] = -0.2;
+  GeomCase massive = g;
+  massive.mass = 2.5;
+  GeomCase dense = g;
+  dense.density = 7.3;
+  GeomCase shell = g;
+  shell.shellinertia = true;
+  GeomCase shell_mass = shell;
+  shell_mass.mass = 0.4;
+  MeshSpec f;
+  f.file = "real/franka_sim/meshes/collision/link4.stl";
+  check_case(with_geoms({"geom_frames", f}, {g, massive, dense, shell, shell_mass}), true);
+  check_case(with_geoms({"geom_frames_l", inline_mesh(kLVert, kLFace)}, {g, shell}), true);
+}
+
+TEST(MeshOracle, HullOnlyWhenNeeded) {
+  MeshSpec f;
+  f.file = "real/franka_sim/meshes/collision/link5.stl";
+  MeshCase no_hull{"no_hull", f};
+  no_hull.options.convexhull = false;
+  check_case(no_hull, true);
+  GeomCase visual = geom(kGeomMesh);
+  visual.visual = true;
+  MeshCase visual_only = with_geoms({"visual_only", f}, {visual});
+  visual_only.options.needhull = false;
+  check_case(visual_only, true);
+  // A point cloud gets its faces from the hull even without convexhull.
+  MeshCase cloud{"cloud", inline_mesh(kIrregular)};
+  cloud.options.convexhull = false;
+  check_case(cloud, true);
+}
+
+TEST(MeshOracle, InlineNormalsTexcoordsSmooth) {
+  MeshSpec s = inline_mesh(kLVert, kLFace);
+  for (int i = 0; i < 12; ++i) {
+    s.normal.insert(s.normal.end(), {0.3 * i - 1, 0.5, 1.0 + 0.1 * i});
+    s.texcoord.insert(s.texcoord.end(), {0.05 * i, 1 - 0.07 * i});
+  }
+  check_case({"inline_normals", s}, true);
+  MeshSpec smooth = inline_mesh(kLVert, kLFace);
+  smooth.smoothnormal = true;
+  check_case({"smooth", smooth}, true);
+  MeshSpec obj;
+  obj.file = "real/shadow_hand/assets/th_proximal.obj";
+  obj.smoothnormal = true;
+  check_case({"smooth_obj", obj}, true);
+}
+
+}  // namespace
+}  // namespace joco
