@@ -98,6 +98,47 @@ std::vector<float> make_normals(const std::vector<float>& vert, const std::vecto
   return normal;
 }
 
+// Second moments of the mesh about the origin, for the density of water (the results do not depend
+// on it, but MuJoCo's rounding does): of the solid (pyramids from the origin to each face, signed
+// when exact) or of the shell (the faces). Returns the volume (or area) and the principal moments
+// and axes.
+double principal_inertia(const CompiledMesh& mesh, bool exact, bool shell, double eigval[3],
+                         double quat[4]) {
+  static constexpr int kPair[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+  double prod[6] = {0, 0, 0, 0, 0, 0};
+  double total = 0;
+  for (int f = 0; f < mesh.nface(); ++f) {
+    const float* a = &mesh.vert[3 * mesh.face[3 * f]];
+    const float* b = &mesh.vert[3 * mesh.face[3 * f + 1]];
+    const float* c = &mesh.vert[3 * mesh.face[3 * f + 2]];
+    double nrm[3], cen[3];
+    const double area = triangle(nrm, cen, a, b, c);
+    double vol = shell ? area : dot3(cen, nrm) * area / 3;
+    if (!exact) vol = std::fabs(vol);
+    total += vol;
+    for (int j = 0; j < 6; ++j) {
+      const int p = kPair[j][0], q = kPair[j][1];
+      // The vertex products are single precision, as MuJoCo forms them.
+      const float sum = 2 * (a[p] * a[q] + b[p] * b[q] + c[p] * c[q]) + a[p] * b[q] + a[q] * b[p] +
+                        a[p] * c[q] + a[q] * c[p] + b[p] * c[q] + b[q] * c[p];
+      prod[j] += kDensity * vol / (shell ? 12 : 20) * sum;
+    }
+  }
+  const double inertia[9] = {prod[1] + prod[2], -prod[3],          -prod[4],
+                             -prod[3],          prod[0] + prod[2], -prod[5],
+                             -prod[4],          -prod[5],          prod[0] + prod[1]};
+  math::eig3(eigval, quat, inertia);
+  return total;
+}
+
+// Half sizes of the box with the principal moments `eigval` (for the density of water).
+void equivalent_box(double box[3], const double eigval[3], double volume) {
+  const double mass = kDensity * volume;
+  box[0] = 0.5 * std::sqrt(6 * (eigval[1] + eigval[2] - eigval[0]) / mass);
+  box[1] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[2] - eigval[1]) / mass);
+  box[2] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[1] - eigval[2]) / mass);
+}
+
 }  // namespace
 
 CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, const std::string& where) {
@@ -156,34 +197,36 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
   }
 
   const int nface = mesh.nface();
+  auto triangle_of = [&](int f, double nrm[3], double cen[3]) {
+    return triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]], &mesh.vert[3 * mesh.face[3 * f + 1]],
+                    &mesh.vert[3 * mesh.face[3 * f + 2]]);
+  };
+
   // Centroid of the surface (area-weighted face centroids): the apex of the pyramids.
   double facecen[3] = {0, 0, 0};
   double area_total = 0;
   for (int f = 0; f < nface; ++f) {
     double nrm[3], cen[3];
-    const double area = triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]],
-                                 &mesh.vert[3 * mesh.face[3 * f + 1]],
-                                 &mesh.vert[3 * mesh.face[3 * f + 2]]);
+    const double area = triangle_of(f, nrm, cen);
     for (int k = 0; k < 3; ++k) facecen[k] += area * cen[k];
     area_total += area;
   }
+  if (area_total < kMinVal) throw InputError(where + ": mesh surface area is too small");
   for (int k = 0; k < 3; ++k) facecen[k] /= area_total;
 
-  // Volume and centre of mass of the union of pyramids.
+  // Volume and centre of mass of the union of pyramids; the legacy computation counts every
+  // pyramid as positive, which is exact only for convex meshes.
   double volume = 0;
   double com[3] = {0, 0, 0};
   for (int f = 0; f < nface; ++f) {
     double nrm[3], cen[3];
-    const double area = triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]],
-                                 &mesh.vert[3 * mesh.face[3 * f + 1]],
-                                 &mesh.vert[3 * mesh.face[3 * f + 2]]);
+    const double area = triangle_of(f, nrm, cen);
     const double d[3] = {cen[0] - facecen[0], cen[1] - facecen[1], cen[2] - facecen[2]};
     double vol = dot3(d, nrm) * area / 3;
     if (!options.exactmeshinertia) vol = std::fabs(vol);
     volume += vol;
     for (int k = 0; k < 3; ++k) com[k] += vol * (cen[k] * 3.0 / 4.0 + facecen[k] / 4.0);
   }
-  MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
   if (volume < kMinVal) throw InputError(where + ": mesh volume is too small");
   for (int k = 0; k < 3; ++k) com[k] /= volume;
   for (int i = 0; i < nvert; ++i)
@@ -192,46 +235,19 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
       v = static_cast<float>(v - com[k]);
     }
 
-  // Products of inertia of the pyramids about the centre of mass, for the density of water (the
-  // box sizes do not depend on it, but MuJoCo's rounding does).
-  static constexpr int kPair[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-  double prod[6] = {0, 0, 0, 0, 0, 0};
-  volume = 0;
-  for (int f = 0; f < nface; ++f) {
-    const float* a = &mesh.vert[3 * mesh.face[3 * f]];
-    const float* b = &mesh.vert[3 * mesh.face[3 * f + 1]];
-    const float* c = &mesh.vert[3 * mesh.face[3 * f + 2]];
-    double nrm[3], cen[3];
-    const double area = triangle(nrm, cen, a, b, c);
-    double vol = dot3(cen, nrm) * area / 3;
-    if (!options.exactmeshinertia) vol = std::fabs(vol);
-    volume += vol;
-    for (int j = 0; j < 6; ++j) {
-      const int p = kPair[j][0], q = kPair[j][1];
-      // The vertex products are single precision, as MuJoCo forms them.
-      const float sum = 2 * (a[p] * a[q] + b[p] * b[q] + c[p] * c[q]) + a[p] * b[q] + a[q] * b[p] +
-                        a[p] * c[q] + a[q] * c[p] + b[p] * c[q] + b[q] * c[p];
-      prod[j] += kDensity * vol / 20 * sum;
-    }
-  }
-  const double inertia[9] = {prod[1] + prod[2], -prod[3],          -prod[4],
-                             -prod[3],          prod[0] + prod[2], -prod[5],
-                             -prod[4],          -prod[5],          prod[0] + prod[1]};
-  double eigval[3], quat[4];
-  math::eig3(eigval, quat, inertia);
+  // Second moments about the centre of mass, then the principal axes.
+  MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
+  double eigval[3];
+  volume = principal_inertia(mesh, options.exactmeshinertia, /*shell=*/false, eigval, frame.quat);
   if (eigval[2] <= 0) throw InputError(where + ": eigenvalue of mesh inertia must be positive");
   frame.volume = volume;
   math::copy3(frame.pos, com);
-  math::copy4(frame.quat, quat);
-  const double mass = kDensity * volume;
-  frame.box[0] = 0.5 * std::sqrt(6 * (eigval[1] + eigval[2] - eigval[0]) / mass);
-  frame.box[1] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[2] - eigval[1]) / mass);
-  frame.box[2] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[1] - eigval[2]) / mass);
+  equivalent_box(frame.box, eigval, volume);
   frame.valid = true;
 
   // Align the mesh with its principal axes.
   double mat[9];
-  math::quat_to_mat(mat, quat);
+  math::quat_to_mat(mat, frame.quat);
   for (int i = 0; i < nvert; ++i) {
     float* v = &mesh.vert[3 * i];
     float* n = &mesh.normal[3 * i];
@@ -242,6 +258,24 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
     math::mat_t_vec3(r, mat, q);
     for (int k = 0; k < 3; ++k) n[k] = static_cast<float>(r[k]);
   }
+
+  // The shell (mass on the surface), computed in the aligned frame as MuJoCo 2.2.2 does: its
+  // "centre" is 3/4 of the area centroid (the pyramid formula with the apex left at the origin),
+  // and its axes and box come from the second moments about the origin, not about that centre.
+  MeshMassFrame& shell = mesh.mass[static_cast<int>(MeshInertia::kShell)];
+  double area = 0;
+  for (int f = 0; f < nface; ++f) {
+    double nrm[3], cen[3];
+    const double a = triangle_of(f, nrm, cen);
+    area += a;
+    for (int k = 0; k < 3; ++k) shell.pos[k] += a * (cen[k] * 3.0 / 4.0 + 0.0 / 4.0);
+  }
+  for (int k = 0; k < 3; ++k) shell.pos[k] /= area;
+  area = principal_inertia(mesh, false, /*shell=*/true, eigval, shell.quat);
+  shell.volume = area;
+  equivalent_box(shell.box, eigval, area);
+  shell.valid = eigval[2] > 0;
+  if (!shell.valid) shell.error = "eigenvalue of mesh shell inertia must be positive";
 
   for (int k = 0; k < 3; ++k) {
     double lo = mesh.vert[k], hi = mesh.vert[k], ext = 0;
@@ -255,43 +289,102 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
     mesh.aabb_center[k] = (lo + hi) / 2;
     mesh.aabb_half[k] = (hi - lo) / 2;
   }
+  mesh.exactmeshinertia = options.exactmeshinertia;
   return mesh;
 }
 
 MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std::string& where) {
-  const MeshMassFrame& frame = mesh.mass[geom.shellinertia ? 1 : 0];
+  if (geom.shellinertia && geom.type != kGeomMesh)
+    throw InputError(where + ": shellinertia is only available for mesh geoms");
+  const MeshMassFrame& volume_frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
+  const MeshMassFrame& frame = geom.shellinertia ? mesh.mass[static_cast<int>(MeshInertia::kShell)] : volume_frame;
   if (!frame.valid) throw InputError(where + ": " + frame.error);
   MeshGeom out;
   math::copy3(out.pos, frame.pos);
   math::copy4(out.quat, frame.quat);
-  const double* box = frame.box;
   double* size = out.size;
-  switch (geom.type) {
-    case kGeomMesh:
-      math::copy3(size, mesh.half_extent);
-      break;
-    case kGeomSphere:
-      size[0] = (box[0] + box[1] + box[2]) / 3;
-      break;
-    case kGeomCapsule:
-      size[0] = (box[0] + box[1]) / 2;
-      size[1] = std::max(0.0, box[2] - size[0] / 2);
-      break;
-    case kGeomCylinder:
-      size[0] = (box[0] + box[1]) / 2;
-      size[1] = box[2];
-      break;
-    case kGeomEllipsoid:
-    case kGeomBox:
-      math::copy3(size, box);
-      break;
-    default:
-      throw InputError(where + ": a mesh can be fitted only by a sphere, capsule, cylinder, ellipsoid or box");
+  const int nvert = mesh.nvert();
+  const float* vert = mesh.vert.data();
+
+  if (geom.type == kGeomMesh) {
+    math::copy3(size, mesh.half_extent);
+    out.rbound = math::norm3(size);
+  } else if (!geom.fitaabb) {
+    // Fitted to the equivalent inertia box.
+    const double* box = volume_frame.box;
+    switch (geom.type) {
+      case kGeomSphere:
+        size[0] = (box[0] + box[1] + box[2]) / 3;
+        break;
+      case kGeomCapsule:
+        size[0] = (box[0] + box[1]) / 2;
+        size[1] = std::max(0.0, box[2] - size[0] / 2);
+        break;
+      case kGeomCylinder:
+        size[0] = (box[0] + box[1]) / 2;
+        size[1] = box[2];
+        break;
+      case kGeomEllipsoid:
+      case kGeomBox:
+        math::copy3(size, box);
+        break;
+      default:
+        throw InputError(where + ": invalid geom type in fitting mesh");
+    }
+  } else {
+    // Fitted to the axis-aligned bounding box. MuJoCo 2.2.2 places the primitive at the box centre
+    // taken as an offset from the geom frame (not from the mesh's centre of mass).
+    const double* cen = mesh.aabb_center;
+    math::copy3(out.pos, cen);
+    switch (geom.type) {
+      case kGeomSphere:
+        for (int i = 0; i < nvert; ++i) {
+          const double d[3] = {vert[3 * i] - cen[0], vert[3 * i + 1] - cen[1], vert[3 * i + 2] - cen[2]};
+          size[0] = std::max(size[0], math::norm3(d));
+        }
+        break;
+      case kGeomCapsule:
+      case kGeomCylinder:
+        for (int i = 0; i < nvert; ++i) {
+          const double dx = vert[3 * i] - cen[0], dy = vert[3 * i + 1] - cen[1];
+          size[0] = std::max(size[0], std::sqrt(dx * dx + dy * dy));
+          size[1] = std::max(size[1], std::fabs(vert[3 * i + 2] - cen[2]));
+        }
+        if (geom.type == kGeomCapsule) {
+          // The half-length that keeps every vertex inside the rounded caps.
+          size[1] = 0;
+          for (int i = 0; i < nvert; ++i) {
+            const double dx = vert[3 * i] - cen[0], dy = vert[3 * i + 1] - cen[1];
+            const double r = std::sqrt(dx * dx + dy * dy);
+            const double h = size[0] * std::sin(std::acos(r / size[0]));
+            size[1] = std::max(size[1], std::fabs(vert[3 * i + 2] - cen[2]) - h);
+          }
+        }
+        break;
+      case kGeomEllipsoid:
+      case kGeomBox:
+        math::copy3(size, mesh.aabb_half);
+        break;
+      default:
+        throw InputError(where + ": invalid geom type in fitting mesh");
+    }
   }
-  if (geom.type != kGeomMesh)
+  if (geom.type != kGeomMesh) {
     for (int k = 0; k < 3; ++k) size[k] *= geom.fitscale;
-  out.rbound = math::norm3(size);
-  out.volume = 8 * box[0] * box[1] * box[2];
+    switch (geom.type) {
+      case kGeomSphere: out.rbound = size[0]; break;
+      case kGeomCapsule: out.rbound = size[0] + size[1]; break;
+      case kGeomCylinder: out.rbound = std::sqrt(size[0] * size[0] + size[1] * size[1]); break;
+      case kGeomEllipsoid: out.rbound = std::max(std::max(size[0], size[1]), size[2]); break;
+      default: out.rbound = math::norm3(size); break;
+    }
+  }
+
+  // Mass properties of a mesh geom: the equivalent box of the chosen frame; its mass is that of
+  // the box (legacy) or of the mesh volume (exactmeshinertia).
+  const double* box = frame.box;
+  const double* vbox = volume_frame.box;
+  out.volume = mesh.exactmeshinertia ? volume_frame.volume : 8 * vbox[0] * vbox[1] * vbox[2];
   out.unit_inertia[0] = out.volume * (box[1] * box[1] + box[2] * box[2]) / 3;
   out.unit_inertia[1] = out.volume * (box[0] * box[0] + box[2] * box[2]) / 3;
   out.unit_inertia[2] = out.volume * (box[0] * box[0] + box[1] * box[1]) / 3;

@@ -62,6 +62,7 @@ struct CompiledMesh {
   double half_extent[3] = {0, 0, 0};  // max |vert| per axis in the aligned frame
   double aabb_center[3] = {0, 0, 0};  // centre of the axis-aligned bounding box, aligned frame
   double aabb_half[3] = {0, 0, 0};    // half sizes of the axis-aligned bounding box
+  bool exactmeshinertia = false;      // compiled with <compiler exactmeshinertia>
 
   int nvert() const { return static_cast<int>(vert.size() / 3); }
   int nface() const { return static_cast<int>(face.size() / 3); }

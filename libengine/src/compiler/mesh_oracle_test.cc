@@ -14,6 +14,7 @@
 #include "compiler/mesh.h"
 #include "joco/constants.h"
 #include "joco/error.h"
+#include "math/vec.h"
 #include "oracle/oracle.h"
 #include "support/test_support.h"
 
@@ -180,8 +181,9 @@ void check_case(const MeshCase& c, bool verbose = false) {
     gs.fitaabb = c.fitaabb;
     gs.fitscale = g.fitscale;
     const MeshGeom mg = mesh_geom(mesh, gs, "geom");
-    double p[3], q[4];
-    compose_mesh_frame(p, q, g.pos, g.quat, mg);
+    double p[3], q[4], gq[4] = {g.quat[0], g.quat[1], g.quat[2], g.quat[3]};
+    math::quat_normalize(gq);  // as the compiler does with every orientation
+    compose_mesh_frame(p, q, g.pos, gq, mg);
     pos.insert(pos.end(), p, p + 3);
     quat.insert(quat.end(), q, q + 4);
     size.insert(size.end(), mg.size, mg.size + 3);
