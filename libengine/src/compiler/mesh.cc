@@ -139,6 +139,20 @@ void equivalent_box(double box[3], const double eigval[3], double volume) {
   box[2] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[1] - eigval[2]) / mass);
 }
 
+// Faces given in the XML must be consistently oriented: no directed edge may appear twice.
+void check_orientation(const std::vector<int>& face, const std::string& where) {
+  std::vector<std::pair<int, int>> edges;
+  edges.reserve(face.size());
+  for (size_t f = 0; f + 2 < face.size(); f += 3)
+    for (int k = 0; k < 3; ++k) edges.emplace_back(face[f + k], face[f + (k + 1) % 3]);
+  std::sort(edges.begin(), edges.end());
+  const auto repeated = std::adjacent_find(edges.begin(), edges.end());
+  if (repeated != edges.end())
+    throw InputError(where + ": faces have inconsistent orientation (edge " +
+                     std::to_string(repeated->first) + "-" + std::to_string(repeated->second) +
+                     " appears twice in the same direction)");
+}
+
 }  // namespace
 
 CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, const std::string& where) {
@@ -160,9 +174,20 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
   mesh.texcoord = std::move(raw.texcoord);
   mesh.face = std::move(raw.face);
 
+  if (mesh.vert.empty()) throw InputError(where + ": no vertices");
   if (mesh.vert.size() % 3) throw InputError(where + ": vertex data must be a multiple of 3");
+  if (mesh.face.size() % 3) throw InputError(where + ": face data must be a multiple of 3");
   const int nvert = mesh.nvert();
   if (nvert < 4) throw InputError(where + ": at least 4 vertices required");
+  if (!mesh.normal.empty() && mesh.normal.size() != mesh.vert.size())
+    throw InputError(where + ": vertex and normal data incompatible size");
+  if (!mesh.texcoord.empty() && mesh.texcoord.size() != 2 * static_cast<size_t>(nvert))
+    throw InputError(where + ": vertex and texcoord data incompatible size");
+  for (size_t i = 0; i < mesh.face.size(); ++i)
+    if (mesh.face[i] < 0 || mesh.face[i] >= nvert)
+      throw InputError(where + ": vertex index out of range in face " + std::to_string(i / 3) +
+                       " (index = " + std::to_string(mesh.face[i]) + ")");
+  if (!spec.face.empty()) check_orientation(mesh.face, where);
 
   const bool had_faces = !mesh.face.empty();
   if ((options.convexhull && options.needhull) || !had_faces) {

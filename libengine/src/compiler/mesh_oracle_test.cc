@@ -429,3 +429,45 @@ TEST(MeshOracle, InlineNormalsTexcoordsSmooth) {
 
 }  // namespace
 }  // namespace joco
+
+namespace joco {
+namespace {
+
+// Inputs MuJoCo 2.2.2 rejects are rejected here too.
+TEST(MeshOracle, RejectsWhatMuJoCoRejects) {
+  std::vector<std::pair<std::string, MeshSpec>> bad;
+  bad.emplace_back("three_vertices", inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0}));
+  bad.emplace_back("face_index", inline_mesh(kTetra, {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 4}));
+  // (A negative face index crashes MuJoCo 2.2.2 itself; mesh_test.cc checks that joco rejects it.)
+  bad.emplace_back("orientation", inline_mesh(kTetra, {0, 1, 2, 0, 1, 3, 0, 3, 2, 1, 2, 3}));
+  bad.emplace_back("face_count", inline_mesh(kTetra, {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2}));
+  bad.emplace_back("flat_cloud", inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}));
+  bad.emplace_back("flat_faces", inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {0, 1, 2, 1, 3, 2}));
+  MeshSpec normals = inline_mesh(kTetra, kTetraFaces);
+  normals.normal = {0, 0, 1, 0, 0, 1};
+  bad.emplace_back("normal_count", normals);
+  for (const char* file : {"mesh/tet_ascii.stl", "mesh/truncated.stl", "mesh/pentagon.obj"}) {
+    MeshSpec s;
+    s.file = file;
+    bad.emplace_back(std::string("file_") + std::filesystem::path(file).stem().string(), s);
+  }
+  for (const auto& [label, spec] : bad) {
+    SCOPED_TRACE(label);
+    MeshCase c{"bad_" + label, spec};
+    std::string error;
+    auto mj = load_case(c, &error);
+    const bool ascii = label == "file_tet_ascii";  // joco reads ASCII STL, MuJoCo does not
+    EXPECT_FALSE(mj) << "MuJoCo accepted it";
+    if (ascii) continue;
+    EXPECT_THROW(compile_mesh(resolved(spec), c.options, "mesh 'm'"), InputError) << "MuJoCo: " << error;
+  }
+}
+
+TEST(MeshOracle, UnusedVertexIsKept) {
+  std::vector<double> v = kTetra;
+  v.insert(v.end(), {0.2, 0.2, 0.2});
+  check_case({"unused_vertex", inline_mesh(v, kTetraFaces)}, true);
+}
+
+}  // namespace
+}  // namespace joco
