@@ -89,7 +89,8 @@ std::vector<int> convex_hull_graph(const std::vector<float>& vert, const std::st
       FOREACHsetelement_(vertexT, neighbor->vertices, other) {
         if (other == vertex) continue;
         const int local = localid[qh_pointid(qh, other->point)];
-        if (std::find(edges.begin() + start, edges.end(), local) == edges.end()) edges.push_back(local);
+        if (std::find(edges.begin() + start, edges.end(), local) == edges.end())
+          edges.push_back(local);
       }
     }
     edges.push_back(-1);

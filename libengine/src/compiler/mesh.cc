@@ -21,8 +21,10 @@ using math::dot3;
 // Area, unit normal and centroid of a triangle of single-precision vertices. The edges and the
 // centroid are formed in single precision (as MuJoCo does), the rest in double. Degenerate
 // triangles have area 0 and normal 0.
-double triangle(double normal[3], double center[3], const float* a, const float* b, const float* c) {
-  for (int k = 0; k < 3; ++k) center[k] = static_cast<float>(static_cast<float>(a[k] + b[k]) + c[k]) / 3.0f;
+double triangle(double normal[3], double center[3], const float* a, const float* b,
+                const float* c) {
+  for (int k = 0; k < 3; ++k)
+    center[k] = static_cast<float>(static_cast<float>(a[k] + b[k]) + c[k]) / 3.0f;
   const double e1[3] = {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]),
                         static_cast<float>(b[2] - a[2])};
   const double e2[3] = {static_cast<float>(c[0] - a[0]), static_cast<float>(c[1] - a[1]),
@@ -155,7 +157,8 @@ void check_orientation(const std::vector<int>& face, const std::string& where) {
 
 }  // namespace
 
-CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, const std::string& where) {
+CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
+                          const std::string& where) {
   mesh_file::RawMesh raw;
   if (!spec.file.empty()) {
     if (!spec.vertex.empty())
@@ -223,8 +226,8 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, cons
 
   const int nface = mesh.nface();
   auto triangle_of = [&](int f, double nrm[3], double cen[3]) {
-    return triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]], &mesh.vert[3 * mesh.face[3 * f + 1]],
-                    &mesh.vert[3 * mesh.face[3 * f + 2]]);
+    return triangle(nrm, cen, &mesh.vert[3 * mesh.face[3 * f]],
+                    &mesh.vert[3 * mesh.face[3 * f + 1]], &mesh.vert[3 * mesh.face[3 * f + 2]]);
   };
 
   // Centroid of the surface (area-weighted face centroids): the apex of the pyramids.
@@ -322,7 +325,8 @@ MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std
   if (geom.shellinertia && geom.type != kGeomMesh)
     throw InputError(where + ": shellinertia is only available for mesh geoms");
   const MeshMassFrame& volume_frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
-  const MeshMassFrame& frame = geom.shellinertia ? mesh.mass[static_cast<int>(MeshInertia::kShell)] : volume_frame;
+  const MeshMassFrame& frame =
+      geom.shellinertia ? mesh.mass[static_cast<int>(MeshInertia::kShell)] : volume_frame;
   if (!frame.valid) throw InputError(where + ": " + frame.error);
   MeshGeom out;
   math::copy3(out.pos, frame.pos);
@@ -338,9 +342,7 @@ MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std
     // Fitted to the equivalent inertia box.
     const double* box = volume_frame.box;
     switch (geom.type) {
-      case kGeomSphere:
-        size[0] = (box[0] + box[1] + box[2]) / 3;
-        break;
+      case kGeomSphere: size[0] = (box[0] + box[1] + box[2]) / 3; break;
       case kGeomCapsule:
         size[0] = (box[0] + box[1]) / 2;
         size[1] = std::max(0.0, box[2] - size[0] / 2);
@@ -350,11 +352,8 @@ MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std
         size[1] = box[2];
         break;
       case kGeomEllipsoid:
-      case kGeomBox:
-        math::copy3(size, box);
-        break;
-      default:
-        throw InputError(where + ": invalid geom type in fitting mesh");
+      case kGeomBox: math::copy3(size, box); break;
+      default: throw InputError(where + ": invalid geom type in fitting mesh");
     }
   } else {
     // Fitted to the axis-aligned bounding box. MuJoCo 2.2.2 places the primitive at the box centre
@@ -364,7 +363,8 @@ MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std
     switch (geom.type) {
       case kGeomSphere:
         for (int i = 0; i < nvert; ++i) {
-          const double d[3] = {vert[3 * i] - cen[0], vert[3 * i + 1] - cen[1], vert[3 * i + 2] - cen[2]};
+          const double d[3] = {vert[3 * i] - cen[0], vert[3 * i + 1] - cen[1],
+                               vert[3 * i + 2] - cen[2]};
           size[0] = std::max(size[0], math::norm3(d));
         }
         break;
@@ -387,11 +387,8 @@ MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std
         }
         break;
       case kGeomEllipsoid:
-      case kGeomBox:
-        math::copy3(size, mesh.aabb_half);
-        break;
-      default:
-        throw InputError(where + ": invalid geom type in fitting mesh");
+      case kGeomBox: math::copy3(size, mesh.aabb_half); break;
+      default: throw InputError(where + ": invalid geom type in fitting mesh");
     }
   }
   if (geom.type != kGeomMesh) {

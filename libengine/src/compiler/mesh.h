@@ -15,9 +15,9 @@ namespace joco {
 // One <mesh> asset after defaults are applied.
 struct MeshSpec {
   std::string name;
-  std::string file;  // resolved path of an .stl, .obj or .msh file; empty for inline data
-  std::vector<double> vertex;    // inline data (3 per vertex); not allowed together with a file
-  std::vector<double> normal;    // 3 per vertex
+  std::string file;            // resolved path of an .stl, .obj or .msh file; empty for inline data
+  std::vector<double> vertex;  // inline data (3 per vertex); not allowed together with a file
+  std::vector<double> normal;  // 3 per vertex
   std::vector<double> texcoord;  // 2 per vertex
   std::vector<int> face;         // 3 per face
   double scale[3] = {1, 1, 1};
@@ -42,12 +42,12 @@ enum class MeshInertia : int { kVolume = 0, kShell = 1 };
 // refquat): where the centre of mass is, how the principal axes are oriented, and the equivalent
 // inertia box.
 struct MeshMassFrame {
-  double pos[3] = {0, 0, 0};         // centre of mass
-  double quat[4] = {1, 0, 0, 0};     // principal axes
-  double box[3] = {0, 0, 0};         // half sizes of the box with the same inertia (unit density)
-  double volume = 0;                 // volume, or surface area for the shell
-  bool valid = false;                // false: degenerate (see error); using it is an error
-  std::string error;                 // why it is invalid
+  double pos[3] = {0, 0, 0};      // centre of mass
+  double quat[4] = {1, 0, 0, 0};  // principal axes
+  double box[3] = {0, 0, 0};      // half sizes of the box with the same inertia (unit density)
+  double volume = 0;              // volume, or surface area for the shell
+  bool valid = false;             // false: degenerate (see error); using it is an error
+  std::string error;              // why it is invalid
 };
 
 // A compiled mesh: exactly what mjModel holds for it, and what geoms need.
@@ -70,14 +70,15 @@ struct CompiledMesh {
 
 // Loads and compiles one mesh. `where` prefixes error messages (e.g. "model.xml: mesh 'arm'").
 // Throws InputError for anything MuJoCo 2.2.2 rejects.
-CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options, const std::string& where);
+CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
+                          const std::string& where);
 
 // A geom that references a mesh: of type mesh, or a primitive (sphere, capsule, ellipsoid,
 // cylinder, box) fitted to the mesh.
 struct MeshGeomSpec {
-  int type = 7;             // GeomType
+  int type = 7;  // GeomType
   bool shellinertia = false;
-  bool fitaabb = false;     // <compiler fitaabb>
+  bool fitaabb = false;  // <compiler fitaabb>
   double fitscale = 1;
 };
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -21,7 +21,8 @@ std::string lower(std::string s) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string read_file(const std::string& path, const std::string& kind, const std::string& where) {
@@ -49,7 +50,8 @@ void merge_repeated(RawMesh& mesh) {
   unique.reserve(mesh.vert.size());
   for (int i = 0; i < nvert; ++i) {
     const float* v = &mesh.vert[3 * i];
-    auto [it, inserted] = index.emplace(std::make_tuple(v[0], v[1], v[2]), static_cast<int>(unique.size() / 3));
+    auto [it, inserted] =
+        index.emplace(std::make_tuple(v[0], v[1], v[2]), static_cast<int>(unique.size() / 3));
     if (inserted) unique.insert(unique.end(), v, v + 3);
     redirect[i] = it->second;
   }
@@ -59,14 +61,56 @@ void merge_repeated(RawMesh& mesh) {
 
 }  // namespace
 
+namespace {
+
+// ASCII STL ("solid ... facet normal ... outer loop / vertex x y z ... endsolid"): every three
+// vertices make a face. Returns false when the text is not ASCII STL.
+bool load_ascii_stl(const std::string& bytes, RawMesh* mesh) {
+  if (bytes.compare(0, 5, "solid") != 0) return false;
+  std::istringstream in(bytes);
+  std::string word;
+  while (in >> word) {
+    if (word != "vertex") continue;
+    for (int k = 0; k < 3; ++k) {
+      std::string number;
+      if (!(in >> number)) return false;
+      char* end = nullptr;
+      const double value = std::strtod(number.c_str(), &end);
+      if (end == number.c_str() || *end != '\0') return false;
+      mesh->vert.push_back(static_cast<float>(value));
+    }
+  }
+  if (mesh->vert.empty() || mesh->vert.size() % 9) return false;
+  mesh->face.resize(mesh->vert.size() / 3);
+  for (size_t i = 0; i < mesh->face.size(); ++i) mesh->face[i] = static_cast<int>(i);
+  return true;
+}
+
+}  // namespace
+
 RawMesh load_stl(const std::string& bytes, const std::string& where) {
   if (bytes.empty()) throw InputError(where + ": STL file is empty");
+  // ASCII STL is an extension: MuJoCo 2.2.2 reads binary STL only. A binary file whose 80-byte
+  // header happens to start with "solid" is recognised by its exact size.
+  const bool binary_size =
+      bytes.size() >= 84 &&
+      bytes.size() == 84 + 50 * static_cast<size_t>(read_le<uint32_t>(bytes, 80));
+  if (!binary_size) {
+    RawMesh ascii;
+    if (load_ascii_stl(bytes, &ascii)) {
+      for (float v : ascii.vert)
+        if (!std::isfinite(v)) throw InputError(where + ": STL file contains invalid vertices");
+      merge_repeated(ascii);
+      return ascii;
+    }
+  }
   if (bytes.size() < 84) throw InputError(where + ": invalid header in STL file");
   const uint32_t nface = read_le<uint32_t>(bytes, 80);
   if (nface < 1 || nface > 200000)
-    throw InputError(where +
-                     ": number of faces should be between 1 and 200000 in STL file; perhaps this is "
-                     "an ASCII file?");
+    throw InputError(
+        where +
+        ": number of faces should be between 1 and 200000 in STL file; perhaps this is "
+        "an ASCII file?");
   if (bytes.size() != 84 + 50 * static_cast<size_t>(nface))
     throw InputError(where + ": STL file has wrong size; perhaps this is an ASCII file?");
   RawMesh mesh;
@@ -97,7 +141,8 @@ RawMesh load_msh(const std::string& bytes, const std::string& where) {
   if (nvert < 4 || nnormal < 0 || ntexcoord < 0 || nface < 0 || (nnormal > 0 && nnormal != nvert) ||
       (ntexcoord > 0 && ntexcoord != nvert))
     throw InputError(where + ": invalid sizes in MSH file");
-  const size_t expected = 16 + 12 * (static_cast<size_t>(nvert) + nnormal + nface) + 8 * static_cast<size_t>(ntexcoord);
+  const size_t expected =
+      16 + 12 * (static_cast<size_t>(nvert) + nnormal + nface) + 8 * static_cast<size_t>(ntexcoord);
   if (bytes.size() != expected) throw InputError(where + ": unexpected file size in MSH file");
   RawMesh mesh;
   size_t offset = 16;
@@ -141,7 +186,8 @@ RawMesh load_obj(const std::string& text, const std::string& where) {
   std::string line;
   int lineno = 0;
   auto fail = [&](const std::string& why) {
-    throw InputError(where + ": could not parse OBJ file, line " + std::to_string(lineno) + ": " + why);
+    throw InputError(where + ": could not parse OBJ file, line " + std::to_string(lineno) + ": " +
+                     why);
   };
   while (std::getline(in, line)) {
     ++lineno;
@@ -234,9 +280,12 @@ RawMesh load_obj(const std::string& text, const std::string& where) {
 
 RawMesh load(const std::string& path, const std::string& where) {
   const std::string ext = lower(path);
-  if (ends_with(ext, ".stl")) return load_stl(read_file(path, "STL", where), where + " (file '" + path + "')");
-  if (ends_with(ext, ".msh")) return load_msh(read_file(path, "MSH", where), where + " (file '" + path + "')");
-  if (ends_with(ext, ".obj")) return load_obj(read_file(path, "OBJ", where), where + " (file '" + path + "')");
+  if (ends_with(ext, ".stl"))
+    return load_stl(read_file(path, "STL", where), where + " (file '" + path + "')");
+  if (ends_with(ext, ".msh"))
+    return load_msh(read_file(path, "MSH", where), where + " (file '" + path + "')");
+  if (ends_with(ext, ".obj"))
+    return load_obj(read_file(path, "OBJ", where), where + " (file '" + path + "')");
   throw InputError(where + ": unknown mesh file type: " + path);
 }
 

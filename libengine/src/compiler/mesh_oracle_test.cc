@@ -1,7 +1,8 @@
-// Meshes against MuJoCo 2.2.2: each case is written as an MJCF file (one mesh asset, one free body per
-// geom using it), compiled by MuJoCo, and compared with compile_mesh / mesh_geom field by field:
-// mesh_vert, mesh_normal, mesh_texcoord (float precision), mesh_face and mesh_graph (exactly),
-// geom_pos, geom_quat, geom_size, geom_rbound, body_mass and body_inertia (1e-7 relative).
+// Meshes against MuJoCo 2.2.2: each case is written as an MJCF file (one mesh asset, one free body
+// per geom using it), compiled by MuJoCo, and compared with compile_mesh / mesh_geom field by
+// field: mesh_vert, mesh_normal, mesh_texcoord (float precision), mesh_face and mesh_graph
+// (exactly), geom_pos, geom_quat, geom_size, geom_rbound, body_mass and body_inertia (1e-7
+// relative).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,7 +29,7 @@ struct GeomCase {
   double pos[3] = {0, 0, 0};
   double quat[4] = {1, 0, 0, 0};
   double density = 1000;
-  double mass = -1;  // >= 0: given mass instead of density
+  double mass = -1;     // >= 0: given mass instead of density
   bool visual = false;  // contype = conaffinity = 0
 };
 
@@ -59,8 +60,8 @@ std::string case_xml(const MeshCase& c) {
   std::ostringstream x;
   x << "<mujoco model=\"" << c.label << "\">\n";
   x << "  <compiler convexhull=\"" << (c.options.convexhull ? "true" : "false")
-    << "\" exactmeshinertia=\"" << (c.options.exactmeshinertia ? "true" : "false") << "\" fitaabb=\""
-    << (c.fitaabb ? "true" : "false") << "\"/>\n";
+    << "\" exactmeshinertia=\"" << (c.options.exactmeshinertia ? "true" : "false")
+    << "\" fitaabb=\"" << (c.fitaabb ? "true" : "false") << "\"/>\n";
   const MeshSpec& s = c.spec;
   x << "  <asset>\n    <mesh name=\"m\"";
   if (!s.file.empty()) x << " file=\"" << test::testdata(s.file) << "\"";
@@ -71,14 +72,17 @@ std::string case_xml(const MeshCase& c) {
   if (!s.texcoord.empty()) x << " texcoord=\"" << join(s.texcoord) << "\"";
   if (!s.face.empty()) x << " face=\"" << join(s.face) << "\"";
   x << "/>\n  </asset>\n  <worldbody>\n";
-  const char* type_names[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
+  const char* type_names[] = {"plane",     "hfield",   "sphere", "capsule",
+                              "ellipsoid", "cylinder", "box",    "mesh"};
   for (const GeomCase& g : c.geoms) {
     x << "    <body><freejoint/><geom type=\"" << type_names[g.type] << "\" mesh=\"m\" pos=\""
       << join(g.pos, 3) << "\" quat=\"" << join(g.quat, 4) << "\"";
     if (g.shellinertia) x << " shellinertia=\"true\"";
     if (g.fitscale != 1) x << " fitscale=\"" << g.fitscale << "\"";
-    if (g.mass >= 0) x << " mass=\"" << g.mass << "\"";
-    else x << " density=\"" << g.density << "\"";
+    if (g.mass >= 0)
+      x << " mass=\"" << g.mass << "\"";
+    else
+      x << " density=\"" << g.density << "\"";
     if (g.visual) x << " contype=\"0\" conaffinity=\"0\"";
     x << "/></body>\n";
   }
@@ -125,7 +129,8 @@ Worst compare_abs(const float* ours, const float* theirs, long n) {
 
 // Loads a case in MuJoCo (writing its XML to a temporary file).
 oracle::MjModelPtr load_case(const MeshCase& c, std::string* error) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "joco_mesh_oracle";
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "joco_mesh_oracle";
   std::filesystem::create_directories(dir);
   const std::filesystem::path path = dir / (c.label + ".xml");
   std::ofstream(path) << case_xml(c);
@@ -162,7 +167,8 @@ void check_case(const MeshCase& c, bool verbose = false) {
   EXPECT_EQ(!mesh.graph.empty(), mj_graph);
   if (mj_graph && !mesh.graph.empty()) {
     EXPECT_EQ(static_cast<int>(mesh.graph.size()), mj->nmeshgraph);
-    EXPECT_TRUE(std::equal(mesh.graph.begin(), mesh.graph.end(), mj->mesh_graph)) << "mesh_graph differs";
+    EXPECT_TRUE(std::equal(mesh.graph.begin(), mesh.graph.end(), mj->mesh_graph))
+        << "mesh_graph differs";
   }
   EXPECT_EQ(!mesh.texcoord.empty(), mj->mesh_texcoordadr[0] >= 0);
 
@@ -170,7 +176,8 @@ void check_case(const MeshCase& c, bool verbose = false) {
   report.emplace_back("mesh_vert", compare_reals(mesh.vert.data(), mj->mesh_vert, 3L * nv));
   report.emplace_back("mesh_normal", compare_abs(mesh.normal.data(), mj->mesh_normal, 3L * nv));
   if (!mesh.texcoord.empty() && mj->mesh_texcoordadr[0] >= 0)
-    report.emplace_back("mesh_texcoord", compare_reals(mesh.texcoord.data(), mj->mesh_texcoord, 2L * nv));
+    report.emplace_back("mesh_texcoord",
+                        compare_reals(mesh.texcoord.data(), mj->mesh_texcoord, 2L * nv));
 
   std::vector<double> pos, quat, size, rbound, mass, inertia;
   for (size_t i = 0; i < c.geoms.size(); ++i) {
@@ -206,10 +213,14 @@ void check_case(const MeshCase& c, bool verbose = false) {
   report.emplace_back("body_inertia", compare_reals(inertia.data(), mj->body_inertia + 3, 3 * ng));
 
   for (const auto& [name, w] : report) {
-    const double tol = name == "mesh_normal" ? kNormalTol : name.rfind("mesh_", 0) == 0 ? kFloatTol : kRealTol;
-    EXPECT_LE(w.error, tol) << name << "[" << w.index << "]: joco " << w.ours << " MuJoCo " << w.theirs;
+    const double tol = name == "mesh_normal"         ? kNormalTol
+                       : name.rfind("mesh_", 0) == 0 ? kFloatTol
+                                                     : kRealTol;
+    EXPECT_LE(w.error, tol) << name << "[" << w.index << "]: joco " << w.ours << " MuJoCo "
+                            << w.theirs;
     if (verbose)
-      std::printf("  %-28s %-14s worst %.3g at %ld\n", c.label.c_str(), name.c_str(), w.error, w.index);
+      std::printf("  %-28s %-14s worst %.3g at %ld\n", c.label.c_str(), name.c_str(), w.error,
+                  w.index);
   }
 }
 
@@ -220,7 +231,8 @@ MeshSpec inline_mesh(std::vector<double> vertex, std::vector<int> face = {}) {
   return s;
 }
 
-const std::vector<double> kCube = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+const std::vector<double> kCube = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0,
+                                   0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
 const std::vector<double> kTetra = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 const std::vector<int> kTetraFaces = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
 
@@ -256,15 +268,14 @@ TEST_P(RealMesh, MatchesMuJoCo) {
   check_case({label, s}, true);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Files, RealMesh,
-    ::testing::Values("real/franka_sim/meshes/collision/link0.stl",
-                      "real/franka_sim/meshes/collision/finger.stl",
-                      "real/franka_sim/meshes/collision/hand.stl",
-                      "real/franka_sim/meshes/visual/finger.stl",
-                      "real/wonik_allegro/assets/base_link.stl",
-                      "real/wonik_allegro/assets/link_13.0.stl",
-                      "real/wonik_allegro/assets/link_3.0_tip.stl"));
+INSTANTIATE_TEST_SUITE_P(Files, RealMesh,
+                         ::testing::Values("real/franka_sim/meshes/collision/link0.stl",
+                                           "real/franka_sim/meshes/collision/finger.stl",
+                                           "real/franka_sim/meshes/collision/hand.stl",
+                                           "real/franka_sim/meshes/visual/finger.stl",
+                                           "real/wonik_allegro/assets/base_link.stl",
+                                           "real/wonik_allegro/assets/link_13.0.stl",
+                                           "real/wonik_allegro/assets/link_3.0_tip.stl"));
 
 }  // namespace
 }  // namespace joco
@@ -272,15 +283,16 @@ INSTANTIATE_TEST_SUITE_P(
 namespace joco {
 namespace {
 
-INSTANTIATE_TEST_SUITE_P(
-    Obj, RealMesh,
-    ::testing::Values("mesh/quad_pyramid_vt_vn.obj", "mesh/quad_pyramid_vt.obj", "mesh/quad_pyramid_vn.obj",
-                      "real/anybotics_anymal_c/assets/base_0.obj",
-                      "real/anybotics_anymal_c/assets/battery.obj",
-                      "real/anybotics_anymal_c/assets/foot.obj",
-                      "real/shadow_hand/assets/f_knuckle.obj",
-                      "real/shadow_hand/assets/forearm_0.obj",
-                      "mujoco/model/mug/mug.obj"));
+INSTANTIATE_TEST_SUITE_P(Obj, RealMesh,
+                         ::testing::Values("mesh/quad_pyramid_vt_vn.obj",
+                                           "mesh/quad_pyramid_vt.obj", "mesh/quad_pyramid_vn.obj",
+                                           "mesh/tetra.msh",
+                                           "real/anybotics_anymal_c/assets/base_0.obj",
+                                           "real/anybotics_anymal_c/assets/battery.obj",
+                                           "real/anybotics_anymal_c/assets/foot.obj",
+                                           "real/shadow_hand/assets/f_knuckle.obj",
+                                           "real/shadow_hand/assets/forearm_0.obj",
+                                           "mujoco/model/mug/mug.obj"));
 
 }  // namespace
 }  // namespace joco
@@ -297,7 +309,8 @@ const std::vector<int> kLFace = {
     // sides
     0, 1, 7, 0, 7, 6, 1, 2, 8, 1, 8, 7, 2, 3, 9, 2, 9, 8, 3, 4, 10, 3, 10, 9, 4, 5, 11, 4, 11, 10,
     5, 0, 6, 5, 6, 11};
-const std::vector<double> kIrregular = {0.1, -0.2, 0.05, 1.3, 0.2, -0.1, 0.2, 0.9, 0.3, 0.4, 0.35, 1.7};
+const std::vector<double> kIrregular = {0.1, -0.2, 0.05, 1.3, 0.2,  -0.1,
+                                        0.2, 0.9,  0.3,  0.4, 0.35, 1.7};
 
 MeshCase with_geoms(MeshCase c, std::vector<GeomCase> geoms) {
   c.geoms = std::move(geoms);
@@ -329,7 +342,8 @@ TEST(MeshOracle, NonConvexLegacyAndExactInertia) {
 }
 
 TEST(MeshOracle, ExactInertiaRealMeshes) {
-  for (const char* file : {"real/franka_sim/meshes/collision/link1.stl", "real/shadow_hand/assets/f_middle.obj"}) {
+  for (const char* file :
+       {"real/franka_sim/meshes/collision/link1.stl", "real/shadow_hand/assets/f_middle.obj"}) {
     MeshSpec s;
     s.file = file;
     MeshCase c{"exact", s};
@@ -365,7 +379,8 @@ TEST(MeshOracle, NegativeScale) {
 
 TEST(MeshOracle, FittedPrimitives) {
   for (bool aabb : {false, true}) {
-    MeshCase c = with_geoms({aabb ? "fit_aabb" : "fit_inertia", inline_mesh(kIrregular)}, all_fits());
+    MeshCase c =
+        with_geoms({aabb ? "fit_aabb" : "fit_inertia", inline_mesh(kIrregular)}, all_fits());
     c.fitaabb = aabb;
     check_case(c, true);
     MeshSpec f;
@@ -442,7 +457,8 @@ TEST(MeshOracle, RejectsWhatMuJoCoRejects) {
   bad.emplace_back("orientation", inline_mesh(kTetra, {0, 1, 2, 0, 1, 3, 0, 3, 2, 1, 2, 3}));
   bad.emplace_back("face_count", inline_mesh(kTetra, {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2}));
   bad.emplace_back("flat_cloud", inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}));
-  bad.emplace_back("flat_faces", inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {0, 1, 2, 1, 3, 2}));
+  bad.emplace_back("flat_faces",
+                   inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {0, 1, 2, 1, 3, 2}));
   MeshSpec normals = inline_mesh(kTetra, kTetraFaces);
   normals.normal = {0, 0, 1, 0, 0, 1};
   bad.emplace_back("normal_count", normals);
@@ -459,7 +475,8 @@ TEST(MeshOracle, RejectsWhatMuJoCoRejects) {
     const bool ascii = label == "file_tet_ascii";  // joco reads ASCII STL, MuJoCo does not
     EXPECT_FALSE(mj) << "MuJoCo accepted it";
     if (ascii) continue;
-    EXPECT_THROW(compile_mesh(resolved(spec), c.options, "mesh 'm'"), InputError) << "MuJoCo: " << error;
+    EXPECT_THROW(compile_mesh(resolved(spec), c.options, "mesh 'm'"), InputError)
+        << "MuJoCo: " << error;
   }
 }
 

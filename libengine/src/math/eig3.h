@@ -10,8 +10,8 @@
 
 namespace joco::math {
 
-// mat = R diag(eigval) R' with R = quat_to_mat(quat), eigval in decreasing order. Returns the number
-// of Jacobi iterations.
+// mat = R diag(eigval) R' with R = quat_to_mat(quat), eigval in decreasing order. Returns the
+// number of Jacobi iterations.
 inline int eig3(double eigval[3], double quat[4], const double mat[9]) {
   constexpr double kEps = 1e-12;
   quat_identity(quat);
@@ -40,8 +40,8 @@ inline int eig3(double eigval[3], double quat[4], const double mat[9]) {
 
     // The plane rotation [c s; -s c] in (p, q) that zeroes the pivot (smaller of the two angles).
     const double tau = (d[4 * q] - d[4 * p]) / (2 * off);
-    const double t = tau >= 0 ? 1 / (tau + std::sqrt(1 + tau * tau))
-                              : -1 / (-tau + std::sqrt(1 + tau * tau));
+    const double t =
+        tau >= 0 ? 1 / (tau + std::sqrt(1 + tau * tau)) : -1 / (-tau + std::sqrt(1 + tau * tau));
     const double c = 1 / std::sqrt(1 + t * t);
     if (c > 1 - kEps) break;
 
@@ -57,7 +57,8 @@ inline int eig3(double eigval[3], double quat[4], const double mat[9]) {
     quat_normalize(quat);
   }
 
-  // Sort decreasingly (pairs (0,1), (1,2), (0,1)); each swap is a quarter turn about the third axis.
+  // Sort decreasingly (pairs (0,1), (1,2), (0,1)); each swap is a quarter turn about the third
+  // axis.
   for (int j = 0; j < 3; ++j) {
     const int a = j % 2;
     if (eigval[a] < eigval[a + 1]) {
