@@ -13,8 +13,6 @@
 namespace joco {
 namespace {
 
-constexpr double kDensity = 1000;
-
 using math::cross3;
 using math::dot3;
 
@@ -100,12 +98,12 @@ std::vector<float> make_normals(const std::vector<float>& vert, const std::vecto
   return normal;
 }
 
-// Second moments of the mesh about the origin, for the density of water (the results do not depend
-// on it, but MuJoCo's rounding does): of the solid (pyramids from the origin to each face, signed
-// when exact) or of the shell (the faces). Returns the volume (or area) and the principal moments
-// and axes.
-double principal_inertia(const CompiledMesh& mesh, bool exact, bool shell, double eigval[3],
-                         double quat[4]) {
+// Second moments of the mesh about the origin, scaled by the defaults' geom density (the results do
+// not depend on it, but MuJoCo's rounding does): of the solid (pyramids from the origin to each
+// face, signed when exact) or of the shell (the faces). Returns the volume (or area) and the
+// principal moments and axes.
+double principal_inertia(const CompiledMesh& mesh, double density, bool exact, bool shell,
+                         double eigval[3], double quat[4]) {
   static constexpr int kPair[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
   double prod[6] = {0, 0, 0, 0, 0, 0};
   double total = 0;
@@ -123,7 +121,7 @@ double principal_inertia(const CompiledMesh& mesh, bool exact, bool shell, doubl
       // The vertex products are single precision, as MuJoCo forms them.
       const float sum = 2 * (a[p] * a[q] + b[p] * b[q] + c[p] * c[q]) + a[p] * b[q] + a[q] * b[p] +
                         a[p] * c[q] + a[q] * c[p] + b[p] * c[q] + b[q] * c[p];
-      prod[j] += kDensity * vol / (shell ? 12 : 20) * sum;
+      prod[j] += density * vol / (shell ? 12 : 20) * sum;
     }
   }
   const double inertia[9] = {prod[1] + prod[2], -prod[3],          -prod[4],
@@ -133,9 +131,9 @@ double principal_inertia(const CompiledMesh& mesh, bool exact, bool shell, doubl
   return total;
 }
 
-// Half sizes of the box with the principal moments `eigval` (for the density of water).
-void equivalent_box(double box[3], const double eigval[3], double volume) {
-  const double mass = kDensity * volume;
+// Half sizes of the box with the principal moments `eigval` (scaled by `density`).
+void equivalent_box(double box[3], const double eigval[3], double density, double volume) {
+  const double mass = density * volume;
   box[0] = 0.5 * std::sqrt(6 * (eigval[1] + eigval[2] - eigval[0]) / mass);
   box[1] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[2] - eigval[1]) / mass);
   box[2] = 0.5 * std::sqrt(6 * (eigval[0] + eigval[1] - eigval[2]) / mass);
@@ -266,11 +264,12 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
   // Second moments about the centre of mass, then the principal axes.
   MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
   double eigval[3];
-  volume = principal_inertia(mesh, options.exactmeshinertia, /*shell=*/false, eigval, frame.quat);
+  volume = principal_inertia(mesh, spec.density, options.exactmeshinertia, /*shell=*/false, eigval,
+                             frame.quat);
   if (eigval[2] <= 0) throw InputError(where + ": eigenvalue of mesh inertia must be positive");
   frame.volume = volume;
   math::copy3(frame.pos, com);
-  equivalent_box(frame.box, eigval, volume);
+  equivalent_box(frame.box, eigval, spec.density, volume);
   frame.valid = true;
 
   // Align the mesh with its principal axes.
@@ -299,9 +298,9 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     for (int k = 0; k < 3; ++k) shell.pos[k] += a * (cen[k] * 3.0 / 4.0 + 0.0 / 4.0);
   }
   for (int k = 0; k < 3; ++k) shell.pos[k] /= area;
-  area = principal_inertia(mesh, false, /*shell=*/true, eigval, shell.quat);
+  area = principal_inertia(mesh, spec.density, false, /*shell=*/true, eigval, shell.quat);
   shell.volume = area;
-  equivalent_box(shell.box, eigval, area);
+  equivalent_box(shell.box, eigval, spec.density, area);
   shell.valid = eigval[2] > 0;
   if (!shell.valid) shell.error = "eigenvalue of mesh shell inertia must be positive";
 

@@ -24,6 +24,10 @@ struct MeshSpec {
   double refpos[3] = {0, 0, 0};
   double refquat[4] = {1, 0, 0, 0};
   bool smoothnormal = false;
+  // The geom density of the mesh's defaults class (<default><geom density>, 1000 unless changed).
+  // It does not change the results mathematically, but MuJoCo scales the second moments by it
+  // before rounding, so it is needed to reproduce them to the last bit.
+  double density = 1000;
 };
 
 // The compiler settings that change how a mesh is compiled.

@@ -63,7 +63,11 @@ std::string case_xml(const MeshCase& c) {
     << "\" exactmeshinertia=\"" << (c.options.exactmeshinertia ? "true" : "false")
     << "\" fitaabb=\"" << (c.fitaabb ? "true" : "false") << "\"/>\n";
   const MeshSpec& s = c.spec;
+  if (s.density != 1000)
+    x << "  <default><default class=\"d\"><geom density=\"" << s.density
+      << "\"/></default></default>\n";
   x << "  <asset>\n    <mesh name=\"m\"";
+  if (s.density != 1000) x << " class=\"d\"";
   if (!s.file.empty()) x << " file=\"" << test::testdata(s.file) << "\"";
   x << " scale=\"" << join(s.scale, 3) << "\" refpos=\"" << join(s.refpos, 3) << "\" refquat=\""
     << join(s.refquat, 4) << "\" smoothnormal=\"" << (s.smoothnormal ? "true" : "false") << "\"";
@@ -478,6 +482,16 @@ TEST(MeshOracle, RejectsWhatMuJoCoRejects) {
     EXPECT_THROW(compile_mesh(resolved(spec), c.options, "mesh 'm'"), InputError)
         << "MuJoCo: " << error;
   }
+}
+
+TEST(MeshOracle, DefaultsDensityRounding) {
+  MeshSpec s = inline_mesh(kIrregular);
+  s.density = 7.3;
+  check_case(with_geoms({"class_density", s}, all_fits()), true);
+  MeshSpec f;
+  f.file = "real/franka_sim/meshes/collision/link6.stl";
+  f.density = 0.37;
+  check_case({"class_density_franka", f}, true);
 }
 
 TEST(MeshOracle, UnusedVertexIsKept) {
