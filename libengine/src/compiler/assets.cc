@@ -5,8 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
-#include "compiler/mesh_asset.h"
 #include "compiler/texture.h"
 #include "joco/error.h"
 
@@ -62,6 +62,20 @@ std::vector<float> read_hfield_file(const std::string& path, int& nrow, int& nco
   return data;
 }
 
+// Meshes used by a mesh geom that collides (contype or conaffinity set): those get convex hulls.
+void collect_hull_meshes(const BodySpec& body, std::set<std::string>& out) {
+  for (const GeomSpec& g : body.geoms) {
+    if (g.type == kGeomMesh && !g.mesh.empty() && (g.contype || g.conaffinity)) out.insert(g.mesh);
+  }
+  for (const BodySpec& child : body.bodies) collect_hull_meshes(child, out);
+}
+
+std::set<std::string> meshes_needing_hulls(const BodySpec& world) {
+  std::set<std::string> out;
+  collect_hull_meshes(world, out);
+  return out;
+}
+
 }  // namespace
 
 std::string resolve_asset_path(const std::string& file, const std::string& dir_setting, const ModelSpec& spec) {
@@ -82,9 +96,26 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
   register_names(spec.textures, a.texture_names, a.texture_ids, "texture", true);
   register_names(spec.materials, a.material_names, a.material_ids, "material", false);
 
-  for (const MeshSpec& mesh : spec.meshes) {
-    const std::string path = mesh.file.empty() ? "" : resolve_asset_path(mesh.file, spec.compiler.meshdir, spec);
-    a.meshes.push_back(process_mesh(mesh, path, spec.compiler));
+  const std::set<std::string> hulls = meshes_needing_hulls(spec.world);
+  for (size_t i = 0; i < spec.meshes.size(); ++i) {
+    const compiler::MeshSpec& mesh = spec.meshes[i];
+    joco::MeshSpec in;
+    in.name = a.mesh_names[i];
+    if (!mesh.file.empty()) in.file = resolve_asset_path(mesh.file, spec.compiler.meshdir, spec);
+    in.vertex = mesh.vertex;
+    in.normal = mesh.normal;
+    in.texcoord = mesh.texcoord;
+    in.face = mesh.face;
+    std::copy(mesh.scale.begin(), mesh.scale.end(), in.scale);
+    std::copy(mesh.refpos.begin(), mesh.refpos.end(), in.refpos);
+    std::copy(mesh.refquat.begin(), mesh.refquat.end(), in.refquat);
+    in.smoothnormal = mesh.smoothnormal;
+    in.density = mesh.class_geom_density;
+    MeshOptions options;
+    options.convexhull = spec.compiler.convexhull;
+    options.exactmeshinertia = spec.compiler.exactmeshinertia;
+    options.needhull = hulls.count(in.name) > 0;
+    a.meshes.push_back(compile_mesh(in, options, mesh.origin.describe(in.name)));
   }
   for (const TextureSpec& t : spec.textures) {
     a.textures.push_back(make_texture(t, spec));
@@ -129,7 +160,7 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
 
 void CompiledAssets::add_sizes(ModelSizes& s) const {
   s.nmesh = static_cast<int>(meshes.size());
-  for (const CompiledMeshAsset& m : meshes) {
+  for (const CompiledMesh& m : meshes) {
     s.nmeshvert += static_cast<int>(m.vert.size() / 3);
     s.nmeshtexvert += static_cast<int>(m.texcoord.size() / 2);
     s.nmeshface += static_cast<int>(m.face.size() / 3);
@@ -160,7 +191,7 @@ Vec3 CompiledAssets::hfield_geom_size(int id) const {
 void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids, const ModelSpec& model_spec) const {
   int vert = 0, texvert = 0, face = 0, graph = 0;
   for (int i = 0; i < m.nmesh; ++i) {
-    const CompiledMeshAsset& mesh = meshes[static_cast<size_t>(i)];
+    const CompiledMesh& mesh = meshes[static_cast<size_t>(i)];
     const int nvert = static_cast<int>(mesh.vert.size() / 3);
     m.mesh_vertadr[i] = vert;
     m.mesh_vertnum[i] = nvert;

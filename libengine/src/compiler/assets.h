@@ -6,25 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "compiler/mesh.h"
 #include "compiler/spec.h"
 #include "joco/model.h"
 
 namespace joco::compiler {
-
-// One mesh after processing: what mjModel stores and what geoms using it need.
-struct CompiledMeshAsset {
-  std::vector<float> vert, normal, texcoord;
-  std::vector<int> face, graph;
-  Vec3 pos{};                 // offset applied when centring the mesh at its centre of mass
-  Quat quat{1, 0, 0, 0};      // rotation applied when aligning it with its principal axes
-  double volume = 0;          // per unit density
-  double surface = 0;         // area, for shell inertia
-  Vec3 inertia{};             // principal inertia per unit density (solid)
-  Vec3 shell_inertia{};       // principal inertia per unit area (shell)
-  Vec3 size{};                // geom_size of mesh geoms
-  double rbound = 0;          // geom_rbound of mesh geoms
-  Vec3 aabb_half{};           // half sizes of the axis-aligned box in the mesh frame
-};
 
 struct CompiledTexture {
   int type = kTexture2D;
@@ -39,7 +25,7 @@ struct CompiledHfield {
 };
 
 struct CompiledAssets {
-  std::vector<CompiledMeshAsset> meshes;
+  std::vector<CompiledMesh> meshes;
   std::vector<CompiledTexture> textures;
   std::vector<CompiledHfield> hfields;
   std::vector<std::string> mesh_names, skin_names, hfield_names, texture_names, material_names;
@@ -55,10 +41,6 @@ struct CompiledAssets {
 };
 
 CompiledAssets compile_assets(const ModelSpec& spec);
-
-// The size of a primitive of `type` fitted to a mesh (equivalent-inertia box or bounding box),
-// scaled by fitscale.
-Vec3 fit_primitive(const CompiledMeshAsset& mesh, int type, double fitscale, bool fitaabb);
 
 // The full path of an asset file: strippath, absolute paths, the compiler's directory setting
 // (meshdir or texturedir), and the model's directory, as MuJoCo resolves them.

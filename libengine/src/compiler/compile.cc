@@ -56,6 +56,7 @@ struct FlatGeom {
   Vec3 pos;
   Quat quat;
   int mesh = -1, hfield = -1, material = -1;
+  MeshGeom mesh_geom;  // for geoms that reference a mesh
   double mass = 0;
   Vec3 inertia{};  // principal moments in the geom frame
 };
@@ -74,6 +75,7 @@ class Compiler {
 
   Model run() {
     flatten(&spec_.world, 0, 0);
+    sort_pairs_and_excludes();
     resolve_frames();
     assets_ = compile_assets(spec_);
     resolve_geoms();
@@ -102,6 +104,51 @@ class Compiler {
     for (CameraSpec& c : body->cameras) cameras_.push_back({&c, id});
     for (LightSpec& l : body->lights) lights_.push_back({&l, id});
     for (BodySpec& child : body->bodies) flatten(&child, id, depth + 1);
+  }
+
+  // MuJoCo keeps explicit pairs and excluded body pairs sorted by their body signature (for binary
+  // search during collision), with each pair's geoms ordered by body. Names follow that order.
+  void sort_pairs_and_excludes() {
+    std::map<std::string, int> body_of_geom, geom_id, body_id;
+    for (size_t g = 0; g < geoms_.size(); ++g) {
+      if (geoms_[g].spec->name.empty()) continue;
+      body_of_geom.emplace(geoms_[g].spec->name, geoms_[g].body);
+      geom_id.emplace(geoms_[g].spec->name, static_cast<int>(g));
+    }
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      if (!bodies_[b].spec->name.empty()) body_id.emplace(bodies_[b].spec->name, static_cast<int>(b));
+    }
+    auto lookup = [](const std::map<std::string, int>& ids, const std::string& name, const Origin& origin,
+                     const std::string& element, const char* what) {
+      auto it = ids.find(name);
+      if (it == ids.end()) fail(origin, element, std::string("unknown ") + what + " '" + name + "'");
+      return it->second;
+    };
+    auto signature = [](int b1, int b2) { return ((std::min(b1, b2) + 1) << 16) + std::max(b1, b2) + 1; };
+    std::vector<std::pair<int, PairSpec>> pairs;
+    for (PairSpec& p : spec_.pairs) {
+      int g1 = lookup(geom_id, p.geom1, p.origin, p.name, "geom");
+      int g2 = lookup(geom_id, p.geom2, p.origin, p.name, "geom");
+      int b1 = body_of_geom.at(p.geom1), b2 = body_of_geom.at(p.geom2);
+      if (b1 > b2 || (b1 == b2 && g1 > g2)) {
+        std::swap(p.geom1, p.geom2);
+        std::swap(b1, b2);
+        std::swap(g1, g2);
+      }
+      pairs.emplace_back(signature(b1, b2), std::move(p));
+    }
+    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    spec_.pairs.clear();
+    for (auto& entry : pairs) spec_.pairs.push_back(std::move(entry.second));
+    std::vector<std::pair<int, ExcludeSpec>> excludes;
+    for (ExcludeSpec& x : spec_.excludes) {
+      const int b1 = lookup(body_id, x.body1, x.origin, x.name, "body");
+      const int b2 = lookup(body_id, x.body2, x.origin, x.name, "body");
+      excludes.emplace_back(signature(b1, b2), std::move(x));
+    }
+    std::stable_sort(excludes.begin(), excludes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    spec_.excludes.clear();
+    for (auto& entry : excludes) spec_.excludes.push_back(std::move(entry.second));
   }
 
   Quat orientation(const Orientation& o, const Origin& origin, const std::string& name) const {
@@ -259,14 +306,22 @@ class Compiler {
     return it->second;
   }
 
-  // A mesh geom takes the mesh's frame offset and size; a primitive referencing a mesh is fitted to it.
+  // A mesh geom takes the mesh's frame offset and size; a primitive referencing a mesh is fitted to
+  // it (the geom frame moves by the offset either way).
   void fit_to_mesh(FlatGeom& g) {
-    const CompiledMeshAsset& mesh = assets_.meshes[static_cast<size_t>(g.mesh)];
-    // The geom frame moves by the mesh's centring offset.
-    math::frame_mul(g.pos.data(), g.quat.data(), g.pos.data(), g.quat.data(), mesh.pos.data(), mesh.quat.data());
-    if (g.spec->type != kGeomMesh) {
-      g.spec->size = fit_primitive(mesh, g.spec->type, g.spec->fitscale, spec_.compiler.fitaabb);
-    }
+    const CompiledMesh& mesh = assets_.meshes[static_cast<size_t>(g.mesh)];
+    MeshGeomSpec request;
+    request.type = g.spec->type;
+    request.shellinertia = g.spec->shellinertia;
+    request.fitaabb = spec_.compiler.fitaabb;
+    request.fitscale = g.spec->fitscale;
+    g.mesh_geom = mesh_geom(mesh, request, g.spec->origin.describe(g.spec->name));
+    math::quat_normalize(g.quat.data());
+    double pos[3], quat[4];
+    compose_mesh_frame(pos, quat, g.pos.data(), g.quat.data(), g.mesh_geom);
+    g.pos = {pos[0], pos[1], pos[2]};
+    g.quat = {quat[0], quat[1], quat[2], quat[3]};
+    g.spec->size = {g.mesh_geom.size[0], g.mesh_geom.size[1], g.mesh_geom.size[2]};
   }
 
   static void check_size(const GeomSpec& s) {
@@ -297,10 +352,9 @@ class Compiler {
     for (FlatGeom& g : geoms_) {
       const GeomSpec& s = *g.spec;
       GeomMassProperties p;
-      if (g.mesh >= 0 && s.type == kGeomMesh) {
-        const CompiledMeshAsset& mesh = assets_.meshes[static_cast<size_t>(g.mesh)];
-        p.volume = s.shellinertia ? mesh.surface : mesh.volume;
-        p.inertia = s.shellinertia ? mesh.shell_inertia : mesh.inertia;
+      if (g.mesh >= 0) {
+        p.volume = g.mesh_geom.volume;
+        p.inertia = {g.mesh_geom.unit_inertia[0], g.mesh_geom.unit_inertia[1], g.mesh_geom.unit_inertia[2]};
       } else {
         p = primitive_mass_properties(s.type, s.size, false);
       }
@@ -412,6 +466,15 @@ class Compiler {
       math::add_scaled3(com, com, g.pos.data(), g.mass);
     }
     b.mass = mass;
+    if (used.empty()) {
+      // No geoms: MuJoCo 2.2.2 takes the undefined inertial frame from the body's own frame (its
+      // pose in the parent), as the documentation's frame-copy rule says.
+      b.mass = 0;
+      b.inertia = {0, 0, 0};
+      b.ipos = b.pos;
+      b.iquat = b.quat;
+      return;
+    }
     if (mass < kMinVal) {
       b.mass = 0;
       b.inertia = {0, 0, 0};
@@ -961,7 +1024,6 @@ class Compiler {
       copy_to(m.geom_solref + kNREF * g, s.solref);
       copy_to(m.geom_solimp + kNIMP * g, s.solimp);
       Vec3 size = s.size;
-      if (s.type == kGeomMesh) size = assets_.meshes[static_cast<size_t>(f.mesh)].size;
       if (s.type == kGeomHfield) size = assets_.hfield_geom_size(f.hfield);
       copy_to(m.geom_size + 3 * g, size);
       m.geom_rbound[g] = bounding_radius(s.type, size, f);
@@ -993,7 +1055,7 @@ class Compiler {
       case kGeomCylinder: return std::sqrt(size[0] * size[0] + size[1] * size[1]);
       case kGeomEllipsoid: return std::max({size[0], size[1], size[2]});
       case kGeomBox: return std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]);
-      case kGeomMesh: return assets_.meshes[static_cast<size_t>(f.mesh)].rbound;
+      case kGeomMesh: return f.mesh_geom.rbound;
       default: return 0;
     }
   }

@@ -700,7 +700,9 @@ class Reader {
     for (const XmlElement& c : e.children) {
       AttributeReader a(c);
       if (c.name == "mesh") {
-        MeshSpec m = class_of(c, "").mesh;
+        const DefaultClass& cls = class_of(c, "");
+        MeshSpec m = cls.mesh;
+        m.class_geom_density = cls.geom.density;
         m.origin = origin_of(c);
         a.read("name", m.name);
         a.read("class", m.classname);

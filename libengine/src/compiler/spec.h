@@ -90,6 +90,9 @@ struct MeshSpec {
   std::vector<int> face;
   Vec3 refpos = {0, 0, 0};
   Quat refquat = {1, 0, 0, 0};
+  // The geom density of the mesh's default class: MuJoCo scales second moments by it before
+  // rounding, so exact agreement needs it.
+  double class_geom_density = 1000;
 };
 
 struct TextureSpec {
