@@ -34,9 +34,10 @@ void crb(const Model& m, Data& d);
 // The L'DL factorisation of qM into qLD, qLDiagInv, qLDiagSqrtInv (mj_factorM).
 void factor_m(const Model& m, Data& d);
 
-// Factorises any matrix `mat` with qM's sparsity (mj_factorI): L'DL into qld (nM), 1/D into
-// diag_inv and 1/sqrt(D) into diag_sqrt_inv (either may be null).
-void factor_ld(const Model& m, const double* mat, double* qld, double* diag_inv,
+// Factorises any matrix `mat` with qM's sparsity (mj_factorI): L'DL into qld (nM, may be mat),
+// 1/D into diag_inv and 1/sqrt(D) into diag_sqrt_inv (either may be null). Pivots below kMinVal
+// are raised to it with a kWarnInertia warning in d, as MuJoCo does.
+void factor_ld(const Model& m, Data& d, const double* mat, double* qld, double* diag_inv,
                double* diag_sqrt_inv);
 
 // x = inv(L'DL) y for n vectors of size nv stored one after the other, with a factorisation made
@@ -54,14 +55,16 @@ void solve_m2(const Model& m, const Data& d, double* x, const double* y, int n);
 // res = M vec with the sparse qM (mj_mulM). res must not alias vec.
 void mul_m(const Model& m, const Data& d, double* res, const double* vec);
 
-// res = sqrt(D) L vec, the factor B of M = B'B (mj_mulM2). res must not alias vec.
+// res = sqrt(D) L vec, the factor B of M = L'DL = B'B (what mj_mulM2 documents; MuJoCo 2.2.2's
+// mj_mulM2 itself leaves the off-diagonal terms unscaled). res must not alias vec.
 void mul_m2(const Model& m, const Data& d, double* res, const double* vec);
 
 // The dense nv x nv matrix (row-major) of a matrix in qM's sparse layout (mj_fullM).
 void full_m(const Model& m, double* dense, const double* sparse);
 
 // Potential energy into d.energy[0] (mj_energyPos): gravity (unless disabled) and joint springs,
-// plus tendon springs from ten_length (unless passive forces are disabled).
+// plus tendon springs from ten_length (unless passive forces are disabled). Like MuJoCo, only
+// when the energy flag is enabled; otherwise both energies are set to zero.
 void energy_pos(const Model& m, Data& d);
 
 // ---- velocity
@@ -77,7 +80,8 @@ void rne(const Model& m, Data& d, bool with_acceleration, double* result);
 // Linear velocities of the subtree centres of mass and angular momenta about them (mj_subtreeVel).
 void subtree_vel(const Model& m, Data& d);
 
-// Kinetic energy 0.5 v'Mv into d.energy[1] (mj_energyVel). Needs crb.
+// Kinetic energy 0.5 v'Mv into d.energy[1] (mj_energyVel), when the energy flag is enabled (else
+// nothing is done). Needs crb.
 void energy_vel(const Model& m, Data& d);
 
 // ---- acceleration

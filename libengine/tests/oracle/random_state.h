@@ -5,10 +5,15 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <mujoco/mjxmacro.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -93,14 +98,59 @@ inline void randomize_state(const mjModel* m, mjData* d, uint64_t seed,
   }
 }
 
+// Copies every array joco's Data shares with MuJoCo's (same name, type and size), and the sizes
+// of the current step (ne, nf, nefc, ncon), so that a stage can be tested on exactly MuJoCo's
+// inputs, independently of the stages before it.
+inline void copy_data(const mjModel* m, const mjData* md, Data& d) {
+  struct Source {
+    const void* data;
+    size_t bytes;
+  };
+  std::map<std::string, Source> theirs;
+  MJDATA_POINTERS_PREAMBLE(m)
+#define X(type, name, nr, nc)                                                     \
+  if constexpr (!std::is_same_v<type, mjContact>) {                               \
+    theirs[#name] = {md->name, sizeof(type) * static_cast<size_t>(m->nr) * (nc)}; \
+  }
+  MJDATA_POINTERS
+#undef X
+  for (const ArrayField& f : d.arrays()) {
+    auto it = theirs.find(f.name);
+    if (it != theirs.end() && it->second.bytes == f.bytes() && f.bytes() > 0) {
+      std::memcpy(f.data, it->second.data, f.bytes());
+    }
+  }
+  d.ne = md->ne;
+  d.nf = md->nf;
+  d.nefc = md->nefc;
+  d.ncon = md->ncon;
+  d.time = md->time;
+  d.energy[0] = md->energy[0];
+  d.energy[1] = md->energy[1];
+}
+
+// Fills the named double arrays of joco's Data with NaN, so that a stage must write every element
+// to match MuJoCo.
+inline void poison(Data& d, const std::vector<std::string>& names) {
+  for (const ArrayField& f : d.arrays()) {
+    if (f.type != ScalarType::kFloat64) continue;
+    if (std::find(names.begin(), names.end(), f.name) == names.end()) continue;
+    double* p = static_cast<double*>(f.data);
+    for (int64_t i = 0; i < f.count(); ++i) p[i] = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
 // Compares two plain arrays as compare_data compares fields (errors relative to the larger value,
-// floored at a fraction of MuJoCo's largest element).
+// floored at a fraction of MuJoCo's largest element). `scale_floor` is the least scale of the
+// array, for quantities whose natural size is known (a Jacobian whose entries are all rounding
+// noise around zero is compared against the model's size, not against its own largest entry).
 inline FieldResult compare_arrays(const std::string& name, const double* joco, const double* mujoco,
-                                  int64_t count, const Tolerance& tol = {}) {
+                                  int64_t count, const Tolerance& tol = {},
+                                  double scale_floor = 0) {
   FieldResult r;
   r.name = name;
   r.count = count;
-  double scale = 0;
+  double scale = scale_floor;
   for (int64_t i = 0; i < count; ++i) scale = std::max(scale, std::abs(mujoco[i]));
   for (int64_t i = 0; i < count; ++i) {
     double err = element_error(joco[i], mujoco[i], scale, tol);
@@ -160,6 +210,50 @@ class WorstErrors {
 // Expects every field of a comparison to match, naming the model and state when one does not.
 inline void expect_match(const Comparison& c, const std::string& where) {
   EXPECT_TRUE(c.all_match()) << where << "\n" << c.table(true);
+}
+
+// A differential test of one stage. For each seed a random state is set in MuJoCo and carried
+// through mj_forward (contacts disabled, so that contact forces stay out of the smooth stages), the
+// whole of MuJoCo's data is copied to joco's, the stage's outputs are poisoned, and both engines
+// run the stage on the same inputs. Returns the worst error of each compared field.
+struct StageCheck {
+  std::vector<std::string> fields;                      // Data fields the stage writes
+  std::function<void(const mjModel*, mjData*)> mujoco;  // the stage in MuJoCo
+  std::function<void(const Model&, Data&)> joco;        // the stage in joco
+  // Extra comparisons after both ran (arrays that are not Data fields); may be empty.
+  std::function<void(OracleCase&, Comparison&)> extra;
+  RandomStateOptions options;
+  int seeds = 4;
+};
+
+inline WorstErrors check_stage(const std::string& model, const StageCheck& check,
+                               const std::function<void(OracleCase&)>& setup = {}) {
+  WorstErrors worst;
+  OracleCase c;
+  if (!load_case(model, c)) return worst;
+  c.mj->opt.disableflags |= mjDSBL_CONTACT;
+  c.m.opt.disableflags |= kDisableContact;
+  if (setup) setup(c);
+  for (int seed = 0; seed < check.seeds; ++seed) {
+    RandomStateOptions options = check.options;
+    if (seed % 2 == 1) options.unnormalized_quaternions = true;
+    randomize_state(c.mj.get(), c.md.get(), 1000 + seed, options);
+    mj_forward(c.mj.get(), c.md.get());
+    copy_data(c.mj.get(), c.md.get(), c.d);
+    poison(c.d, check.fields);
+    check.mujoco(c.mj.get(), c.md.get());
+    check.joco(c.m, c.d);
+    Comparison cmp;  // (compare_data with no names would compare every field)
+    if (!check.fields.empty()) {
+      cmp = compare_data(c.d, c.md.get(), c.mj.get(), check.fields, Tolerance{});
+    }
+    if (check.extra) check.extra(c, cmp);
+    const std::string where = model + " seed " + std::to_string(seed);
+    expect_match(cmp, where);
+    worst.add("seed " + std::to_string(seed), cmp);
+  }
+  std::cout << model << ":\n" << worst.table();
+  return worst;
 }
 
 }  // namespace joco::oracle
