@@ -1,0 +1,35 @@
+// End-effector Jacobians (MuJoCo's mj_jac family): how a point attached to a body moves with the
+// joint velocities. Each is a row-major 3 x nv matrix, translational (jacp) and rotational (jacr);
+// either pointer may be null to skip it. They need kinematics and com_pos (joco/smooth.h).
+#pragma once
+
+#include "joco/data.h"
+#include "joco/model.h"
+
+namespace joco {
+
+// The dofs that move `body`, in increasing order (the dof tree chain from the body's last dof);
+// returns their number. `dofs` needs room for nv ints.
+int dof_chain(const Model& m, int body, int* dofs);
+
+// Jacobian of the global point `point`, taken as attached to `body` (mj_jac).
+void jac(const Model& m, const Data& d, double* jacp, double* jacr, const double point[3],
+         int body);
+
+// Jacobians of the body's frame origin (mj_jacBody), its centre of mass (mj_jacBodyCom), a geom's
+// centre (mj_jacGeom) and a site (mj_jacSite).
+void jac_body(const Model& m, const Data& d, double* jacp, double* jacr, int body);
+void jac_body_com(const Model& m, const Data& d, double* jacp, double* jacr, int body);
+void jac_geom(const Model& m, const Data& d, double* jacp, double* jacr, int geom);
+void jac_site(const Model& m, const Data& d, double* jacp, double* jacr, int site);
+
+// Translational Jacobian of the centre of mass of the subtree rooted at `body`
+// (mj_jacSubtreeCom); zero when the subtree has no mass.
+void jac_subtree_com(const Model& m, Data& d, double* jacp, int body);
+
+// Translational Jacobian of `point` and rotational Jacobian of the direction `axis`, both attached
+// to `body` (mj_jacPointAxis): column i of jac_axis is jacr_i x axis. Either may be null.
+void jac_point_axis(const Model& m, Data& d, double* jac_point, double* jac_axis,
+                    const double point[3], const double axis[3], int body);
+
+}  // namespace joco
