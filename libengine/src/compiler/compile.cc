@@ -1156,6 +1156,7 @@ class Compiler {
       copy_to(m.eq_solref + kNREF * i, e.solref);
       copy_to(m.eq_solimp + kNIMP * i, e.solimp);
       double* data = m.eq_data + kNEQDATA * i;
+      data[10] = e.torquescale;  // MuJoCo keeps it in the last slot for every type
       ObjType type = kObjBody;
       const char* what = "body";
       if (e.type == kEqJoint) {

@@ -1,11 +1,155 @@
 #include "compiler/set_const.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "joco/data.h"
+#include "joco/jacobian.h"
+#include "joco/smooth.h"
+#include "math/vec.h"
+
 namespace joco::compiler {
 
-void set_const(Model& m, const ModelSpec&) {
-  // Subtree masses: each body's mass plus its descendants', accumulated from the leaves.
+namespace {
+
+// Subtree masses: each body's mass plus its descendants', accumulated from the leaves.
+void subtree_masses(Model& m) {
   for (int b = 0; b < m.nbody; ++b) m.body_subtreemass[b] = m.body_mass[b];
   for (int b = m.nbody - 1; b > 0; --b) m.body_subtreemass[m.body_parentid[b]] += m.body_subtreemass[b];
+}
+
+// Position-dependent quantities at qpos (kinematics through the factorisation of M).
+void evaluate_position(const Model& m, Data& d) {
+  kinematics(m, d);
+  com_pos(m, d);
+  camlight(m, d);
+  crb(m, d);
+  factor_m(m, d);
+}
+
+// dof_M0 and dof_invweight0: the diagonal of M and of inv(M) at qpos0; ball and free joints share
+// one value per rotational (and translational) triple, their mean.
+void dof_weights(Model& m, const Data& d) {
+  std::vector<double> unit(static_cast<size_t>(m.nv)), column(static_cast<size_t>(m.nv));
+  std::vector<double> inverse_diagonal(static_cast<size_t>(m.nv));
+  for (int i = 0; i < m.nv; ++i) {
+    m.dof_M0[i] = d.qM[m.dof_Madr[i]];
+    std::fill(unit.begin(), unit.end(), 0.0);
+    unit[static_cast<size_t>(i)] = 1;
+    solve_m(m, d, column.data(), unit.data(), 1);
+    inverse_diagonal[static_cast<size_t>(i)] = column[static_cast<size_t>(i)];
+  }
+  for (int j = 0; j < m.njnt; ++j) {
+    const int adr = m.jnt_dofadr[j];
+    auto mean = [&](int from, int count) {
+      double sum = 0;
+      for (int k = 0; k < count; ++k) sum += inverse_diagonal[static_cast<size_t>(from + k)];
+      for (int k = 0; k < count; ++k) m.dof_invweight0[from + k] = sum / count;
+    };
+    switch (m.jnt_type[j]) {
+      case kJointFree:
+        mean(adr, 3);
+        mean(adr + 3, 3);
+        break;
+      case kJointBall: mean(adr, 3); break;
+      default: m.dof_invweight0[adr] = inverse_diagonal[static_cast<size_t>(adr)];
+    }
+  }
+}
+
+// body_invweight0: the mean diagonal of J inv(M) J' for the translation and the rotation of each
+// body's centre of mass.
+void body_weights(Model& m, Data& d) {
+  const size_t nv = static_cast<size_t>(m.nv);
+  std::vector<double> jacp(3 * nv), jacr(3 * nv), solved(3 * nv);
+  m.body_invweight0[0] = m.body_invweight0[1] = 0;
+  for (int b = 1; b < m.nbody; ++b) {
+    if (m.body_weldid[b] == 0) {
+      m.body_invweight0[2 * b] = m.body_invweight0[2 * b + 1] = 0;
+      continue;
+    }
+    jac_body_com(m, d, jacp.data(), jacr.data(), b);
+    double weights[2];
+    for (int part = 0; part < 2; ++part) {
+      const std::vector<double>& jac = part == 0 ? jacp : jacr;
+      solve_m(m, d, solved.data(), jac.data(), 3);
+      double trace = 0;
+      for (size_t r = 0; r < 3; ++r) {
+        for (size_t c = 0; c < nv; ++c) trace += jac[r * nv + c] * solved[r * nv + c];
+      }
+      weights[part] = trace / 3;
+    }
+    m.body_invweight0[2 * b] = weights[0];
+    m.body_invweight0[2 * b + 1] = weights[1];
+  }
+}
+
+// Cameras and lights: their positions relative to the body and to the subtree centre of mass, and
+// their orientations, at qpos0 (used by the tracking modes).
+// The global frames are those of the fixed mode (body frame times local frame).
+void camera_light_references(Model& m, const Data& d) {
+  for (int i = 0; i < m.ncam; ++i) {
+    const int b = m.cam_bodyid[i];
+    double xpos[3], local[9];
+    math::mat_vec3(xpos, d.xmat + 9 * b, m.cam_pos + 3 * i);
+    math::add3(xpos, xpos, d.xpos + 3 * b);
+    math::quat_to_mat(local, m.cam_quat + 4 * i);
+    math::mat_mat3(m.cam_mat0 + 9 * i, d.xmat + 9 * b, local);
+    math::sub3(m.cam_pos0 + 3 * i, xpos, d.xpos + 3 * b);
+    math::sub3(m.cam_poscom0 + 3 * i, xpos, d.subtree_com + 3 * b);
+  }
+  for (int i = 0; i < m.nlight; ++i) {
+    const int b = m.light_bodyid[i];
+    double xpos[3];
+    math::mat_vec3(xpos, d.xmat + 9 * b, m.light_pos + 3 * i);
+    math::add3(xpos, xpos, d.xpos + 3 * b);
+    math::mat_vec3(m.light_dir0 + 3 * i, d.xmat + 9 * b, m.light_dir + 3 * i);
+    math::sub3(m.light_pos0 + 3 * i, xpos, d.xpos + 3 * b);
+    math::sub3(m.light_poscom0 + 3 * i, xpos, d.subtree_com + 3 * b);
+  }
+}
+
+// Connect constraints store the anchor in both bodies' frames; welds with an unspecified relative
+// pose (zero quaternion) take, at qpos0, the position of body 2's anchor point and the orientation
+// of body 2, both relative to body 1.
+void equality_references(Model& m, const Data& d) {
+  for (int i = 0; i < m.neq; ++i) {
+    double* data = m.eq_data + kNEQDATA * i;
+    const int b1 = m.eq_obj1id[i], b2 = m.eq_obj2id[i];
+    if (m.eq_type[i] == kEqConnect) {
+      double global[3], relative[3];
+      math::mat_vec3(global, d.xmat + 9 * b1, data);
+      math::add3(global, global, d.xpos + 3 * b1);
+      math::sub3(relative, global, d.xpos + 3 * b2);
+      math::mat_t_vec3(data + 3, d.xmat + 9 * b2, relative);
+    } else if (m.eq_type[i] == kEqWeld) {
+      double* quat = data + 6;
+      if (quat[0] == 0 && quat[1] == 0 && quat[2] == 0 && quat[3] == 0) {
+        double anchor[3], relative[3];
+        math::mat_vec3(anchor, d.xmat + 9 * b2, data);
+        math::add3(anchor, anchor, d.xpos + 3 * b2);
+        math::sub3(relative, anchor, d.xpos + 3 * b1);
+        math::mat_t_vec3(data + 3, d.xmat + 9 * b1, relative);
+        math::quat_conj_mul(quat, d.xquat + 4 * b1, d.xquat + 4 * b2);
+      }
+      math::quat_normalize(quat);
+    }
+  }
+}
+
+}  // namespace
+
+void set_const(Model& m, const ModelSpec&) {
+  subtree_masses(m);
+  Data d(m);
+  std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
+  evaluate_position(m, d);
+  dof_weights(m, d);
+  body_weights(m, d);
+  camera_light_references(m, d);
+  equality_references(m, d);
 }
 
 }  // namespace joco::compiler
