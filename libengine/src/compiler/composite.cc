@@ -1,5 +1,6 @@
 #include "compiler/composite.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -178,6 +179,9 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
   if (c.flatinertia < 0) a.fail("flatinertia", "must be non-negative");
   bool has_skin = false;
   for (const XmlElement& child : e.children) has_skin |= child.name == "skin";
+  if (has_skin && c.type == CompositeType::kGrid && c.dim != 2) c.fail("a grid needs two dimensions to have a skin");
+  // Particles, ropes and loops have no skin: the subelement is ignored.
+  has_skin &= c.type != CompositeType::kParticle && c.type != CompositeType::kRope && c.type != CompositeType::kLoop;
   set_type_defaults(c, has_skin);
   a.read("solrefsmooth", c.solrefsmooth, 1);
   a.read("solimpsmooth", c.solimpsmooth, 1);
@@ -192,6 +196,7 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
       Kind<JointSpec>& k = c.joint[static_cast<size_t>(kind)];
       k.given = true;
       read_joint(r, k.spec);
+      k.spec.limited = TriState::kAuto;  // MuJoCo 2.2.2 ignores 'limited' here: autolimits decides
       r.read("solreffix", k.solreffix, 1);
       r.read("solimpfix", k.solimpfix, 1);
     } else if (child.name == "tendon") {
@@ -202,6 +207,7 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
       Kind<TendonSpec>& k = c.tendon[static_cast<size_t>(kind)];
       k.given = true;
       read_tendon(r, k.spec);
+      k.spec.limited = TriState::kAuto;  // as for joints
       r.read("solreffix", k.solreffix, 1);
       r.read("solimpfix", k.solimpfix, 1);
     } else if (child.name == "geom") {
@@ -577,8 +583,9 @@ bool on_shell(const Composite& c, int ix, int iy, int iz) {
   return ix == 0 || ix == c.count[0] - 1 || iy == 0 || iy == c.count[1] - 1 || iz == 0 || iz == c.count[2] - 1;
 }
 
-// The reference position of a shell element: on the box, or projected onto the cylinder or
-// ellipsoid inscribed in it.
+// The reference position of a shell element: on the box, or moved onto the cylinder or ellipsoid
+// inscribed in it, keeping each ring of elements (points of equal largest coordinate, in units of
+// the half-size) on its own circle or ellipse.
 Vec3 shell_position(const Composite& c, int ix, int iy, int iz) {
   const int index[3] = {ix, iy, iz};
   Vec3 pos, unit;
@@ -587,15 +594,16 @@ Vec3 shell_position(const Composite& c, int ix, int iy, int iz) {
     pos[k] = c.spacing * (index[k] - half);
     unit[k] = (index[k] - half) / half;
   }
-  if (c.type == CompositeType::kCylinder) {
-    const double r = std::sqrt(unit[0] * unit[0] + unit[1] * unit[1]);
-    if (r > 0) {
-      pos[0] /= r;
-      pos[1] /= r;
-    }
-  } else if (c.type == CompositeType::kEllipsoid) {
-    const double r = std::sqrt(unit[0] * unit[0] + unit[1] * unit[1] + unit[2] * unit[2]);
-    for (double& p : pos) p /= r;
+  if (c.type == CompositeType::kBox) return pos;
+  const size_t n = c.type == CompositeType::kCylinder ? 2 : 3;
+  double largest = 0, norm = 0;
+  for (size_t k = 0; k < n; ++k) {
+    largest = std::max(largest, std::abs(unit[k]));
+    norm += unit[k] * unit[k];
+  }
+  norm = std::sqrt(norm);
+  if (norm > 0) {
+    for (size_t k = 0; k < n; ++k) pos[k] *= largest / norm;
   }
   return pos;
 }
@@ -646,6 +654,26 @@ void make_shell(const Composite& c, BodySpec& parent, ModelSpec& spec) {
   add_tendon_equality(c, kTendonMain, spec, c.prefix + "T");
 }
 
+// The skin, for the types that have one (2D grids, cloth, shells).
+void make_skin(const Composite& c, ModelSpec& spec) {
+  const bool surface = (c.type == CompositeType::kGrid && c.dim == 2) || c.type == CompositeType::kCloth;
+  if (!c.skin.given || !(surface || is_shell(c.type))) return;
+  SkinSpec skin;
+  if (surface) {
+    if (c.skin.subgrid > 0 && (c.count[0] < 3 || c.count[1] < 3)) {
+      c.fail("a skin with subgrid needs at least 3x3 elements");
+    }
+    skin = make_grid_skin(c.skin, c.count, c.spacing, [&c](int ix, int iy, int) { return c.name("B", {ix, iy}); });
+  } else {
+    skin = make_shell_skin(c.skin, c.type, c.count,
+                           [&c](int ix, int iy, int iz) { return c.name("B", {ix, iy, iz}); });
+  }
+  skin.origin = c.origin;
+  skin.name = c.prefix + "Skin";
+  for (SkinBoneSpec& b : skin.bones) b.origin = c.origin;
+  spec.skins.push_back(std::move(skin));
+}
+
 }  // namespace
 
 void expand_composite(const XmlElement& e, BodySpec& parent, ModelSpec& spec) {
@@ -660,6 +688,7 @@ void expand_composite(const XmlElement& e, BodySpec& parent, ModelSpec& spec) {
     case CompositeType::kCylinder:
     case CompositeType::kEllipsoid: make_shell(c, parent, spec); break;
   }
+  make_skin(c, spec);
 }
 
 }  // namespace joco::compiler
