@@ -51,7 +51,9 @@ struct Composite {
   CompositeSkin skin;
   std::vector<std::array<int, 2>> pins;
 
-  [[noreturn]] void fail(const std::string& reason) const { throw InputError(element->where() + ": " + reason); }
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw InputError(element->where() + ": " + reason);
+  }
   std::string name(const std::string& kind, std::initializer_list<int> indices) const {
     std::string s = prefix + kind;
     bool first = true;
@@ -75,7 +77,8 @@ const std::initializer_list<std::pair<const char*, int>> kTypes = {
     {"ellipsoid", static_cast<int>(CompositeType::kEllipsoid)}};
 
 bool is_shell(CompositeType t) {
-  return t == CompositeType::kBox || t == CompositeType::kCylinder || t == CompositeType::kEllipsoid;
+  return t == CompositeType::kBox || t == CompositeType::kCylinder ||
+         t == CompositeType::kEllipsoid;
 }
 
 // More elements than this is a mistake (and would exhaust memory before MuJoCo's own limits).
@@ -97,7 +100,8 @@ void read_layout(const AttributeReader& a, Composite& c) {
   for (int n : c.count) {
     if (n < 1) a.fail("count", "counts must be positive");
     total *= n;
-    if (total > kMaxElements) a.fail("count", "too many elements (at most " + std::to_string(kMaxElements) + ")");
+    if (total > kMaxElements)
+      a.fail("count", "too many elements (at most " + std::to_string(kMaxElements) + ")");
   }
   for (int i = 0; i < 3; ++i) {
     if (c.count[static_cast<size_t>(i)] == 1) {
@@ -115,7 +119,9 @@ void read_layout(const AttributeReader& a, Composite& c) {
       break;
     case CompositeType::kRope:
     case CompositeType::kLoop:
-      if (c.dim != 1) a.fail("count", std::string("a ") + (c.type == CompositeType::kRope ? "rope" : "loop") + " must be one-dimensional");
+      if (c.dim != 1)
+        a.fail("count", std::string("a ") + (c.type == CompositeType::kRope ? "rope" : "loop") +
+                            " must be one-dimensional");
       break;
     case CompositeType::kCloth:
       if (c.dim != 2) a.fail("count", "a cloth must be two-dimensional");
@@ -179,9 +185,11 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
   if (c.flatinertia < 0) a.fail("flatinertia", "must be non-negative");
   bool has_skin = false;
   for (const XmlElement& child : e.children) has_skin |= child.name == "skin";
-  if (has_skin && c.type == CompositeType::kGrid && c.dim != 2) c.fail("a grid needs two dimensions to have a skin");
+  if (has_skin && c.type == CompositeType::kGrid && c.dim != 2)
+    c.fail("a grid needs two dimensions to have a skin");
   // Particles, ropes and loops have no skin: the subelement is ignored.
-  has_skin &= c.type != CompositeType::kParticle && c.type != CompositeType::kRope && c.type != CompositeType::kLoop;
+  has_skin &= c.type != CompositeType::kParticle && c.type != CompositeType::kRope &&
+              c.type != CompositeType::kLoop;
   set_type_defaults(c, has_skin);
   a.read("solrefsmooth", c.solrefsmooth, 1);
   a.read("solimpsmooth", c.solimpsmooth, 1);
@@ -190,7 +198,9 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
     AttributeReader r(child);
     if (child.name == "joint") {
       int kind = 0;
-      if (!r.read_keyword("kind", kind, {{"main", kJointMain}, {"twist", kJointTwist}, {"stretch", kJointStretch}})) {
+      if (!r.read_keyword(
+              "kind", kind,
+              {{"main", kJointMain}, {"twist", kJointTwist}, {"stretch", kJointStretch}})) {
         throw InputError(child.where() + ": missing required attribute 'kind'");
       }
       Kind<JointSpec>& k = c.joint[static_cast<size_t>(kind)];
@@ -212,7 +222,8 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
       r.read("solimpfix", k.solimpfix, 1);
     } else if (child.name == "geom") {
       read_geom(r, c.geom);
-      if (c.geom.type != kGeomSphere && c.geom.type != kGeomCapsule && c.geom.type != kGeomEllipsoid) {
+      if (c.geom.type != kGeomSphere && c.geom.type != kGeomCapsule &&
+          c.geom.type != kGeomEllipsoid) {
         r.fail("type", "composite geoms must be spheres, capsules or ellipsoids");
       }
     } else if (child.name == "site") {
@@ -228,7 +239,8 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
       if (c.skin.subgrid < 0) r.fail("subgrid", "must be non-negative");
     } else if (child.name == "pin") {
       std::vector<int> coord;
-      if (!r.read_ints("coord", coord)) throw InputError(child.where() + ": missing required attribute 'coord'");
+      if (!r.read_ints("coord", coord))
+        throw InputError(child.where() + ": missing required attribute 'coord'");
       if (coord.empty() || coord.size() > 2) r.fail("coord", "needs one or two grid coordinates");
       std::array<int, 2> pin = {coord[0], coord.size() > 1 ? coord[1] : 0};
       if (pin[0] < 0 || pin[0] >= c.count[0] || pin[1] < 0 || pin[1] >= c.count[1]) {
@@ -239,15 +251,16 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
   }
   // The geom types each composite type supports: particles and grids are spheres; the soft shells
   // turn ellipsoids into spheres.
-  if (c.type == CompositeType::kParticle || c.type == CompositeType::kGrid) c.geom.type = kGeomSphere;
+  if (c.type == CompositeType::kParticle || c.type == CompositeType::kGrid)
+    c.geom.type = kGeomSphere;
   if (is_shell(c.type) && c.geom.type == kGeomEllipsoid) c.geom.type = kGeomSphere;
   return c;
 }
 
 // ---- generation helpers ------------------------------------------------------------------------
 
-JointSpec make_joint(const Composite& c, JointKind kind, const std::string& name, int type, const Vec3& pos,
-                     const Vec3& axis) {
+JointSpec make_joint(const Composite& c, JointKind kind, const std::string& name, int type,
+                     const Vec3& pos, const Vec3& axis) {
   JointSpec j = c.joint[kind].spec;
   j.origin = c.origin;
   j.name = name;
@@ -284,8 +297,8 @@ void set_quat(Orientation& o, const Quat& q) {
   for (size_t i = 0; i < 4; ++i) o.values[i] = q[i];
 }
 
-void add_joint_equality(const Composite& c, JointKind kind, ModelSpec& spec, const std::string& joint1,
-                        const std::string& joint2, bool smooth) {
+void add_joint_equality(const Composite& c, JointKind kind, ModelSpec& spec,
+                        const std::string& joint1, const std::string& joint2, bool smooth) {
   EqualitySpec q;
   q.origin = c.origin;
   q.type = kEqJoint;
@@ -296,7 +309,8 @@ void add_joint_equality(const Composite& c, JointKind kind, ModelSpec& spec, con
   spec.equalities.push_back(std::move(q));
 }
 
-void add_tendon_equality(const Composite& c, TendonKind kind, ModelSpec& spec, const std::string& tendon) {
+void add_tendon_equality(const Composite& c, TendonKind kind, ModelSpec& spec,
+                         const std::string& tendon) {
   EqualitySpec q;
   q.origin = c.origin;
   q.type = kEqTendon;
@@ -328,7 +342,9 @@ std::array<int, 2> root_coordinates(const Composite& c, const std::string& paren
   const std::string head = c.prefix + "B";
   if (parent_name.compare(0, head.size(), head) != 0) {
     c.fail("the parent body must be named '" + head + "<coordinates>' to place the " +
-           (c.type == CompositeType::kCloth ? "cloth" : c.type == CompositeType::kRope ? "rope" : "loop"));
+           (c.type == CompositeType::kCloth  ? "cloth"
+            : c.type == CompositeType::kRope ? "rope"
+                                             : "loop"));
   }
   std::array<int, 2> coord = {0, 0};
   const std::string rest = parent_name.substr(head.size());
@@ -336,16 +352,19 @@ std::array<int, 2> root_coordinates(const Composite& c, const std::string& paren
   size_t at = 0;
   for (int i = 0; i < wanted; ++i) {
     if (i > 0) {
-      if (at >= rest.size() || rest[at] != '_') c.fail("cannot read grid coordinates from the parent body name '" + parent_name + "'");
+      if (at >= rest.size() || rest[at] != '_')
+        c.fail("cannot read grid coordinates from the parent body name '" + parent_name + "'");
       ++at;
     }
     size_t end = at;
     while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end]))) ++end;
-    if (end == at || end - at > 9) c.fail("cannot read grid coordinates from the parent body name '" + parent_name + "'");
+    if (end == at || end - at > 9)
+      c.fail("cannot read grid coordinates from the parent body name '" + parent_name + "'");
     coord[static_cast<size_t>(i)] = std::stoi(rest.substr(at, end - at));
     at = end;
   }
-  if (at != rest.size()) c.fail("cannot read grid coordinates from the parent body name '" + parent_name + "'");
+  if (at != rest.size())
+    c.fail("cannot read grid coordinates from the parent body name '" + parent_name + "'");
   if (coord[0] >= c.count[0] || coord[1] >= c.count[1]) {
     c.fail("the parent body '" + parent_name + "' is outside the composite's grid");
   }
@@ -360,7 +379,8 @@ void make_particles(const Composite& c, BodySpec& parent) {
       for (int iz = 0; iz < c.count[2]; ++iz) {
         const int index[3] = {ix, iy, iz};
         Vec3 pos;
-        for (size_t k = 0; k < 3; ++k) pos[k] = c.offset[k] + c.spacing * (index[k] - 0.5 * c.count[k]);
+        for (size_t k = 0; k < 3; ++k)
+          pos[k] = c.offset[k] + c.spacing * (index[k] - 0.5 * c.count[k]);
         BodySpec b = make_body(c, "", pos);
         for (int axis = 0; axis < 3; ++axis) {
           Vec3 dir = {0, 0, 0};
@@ -390,7 +410,8 @@ void make_grid(const Composite& c, BodySpec& parent, ModelSpec& spec) {
         for (int axis = 0; axis < 3; ++axis) {
           Vec3 dir = {0, 0, 0};
           dir[static_cast<size_t>(axis)] = 1;
-          b.joints.push_back(make_joint(c, kJointMain, c.name("J", {axis, ix, iy}), kJointSlide, {0, 0, 0}, dir));
+          b.joints.push_back(
+              make_joint(c, kJointMain, c.name("J", {axis, ix, iy}), kJointSlide, {0, 0, 0}, dir));
         }
       }
       b.geoms.push_back(make_geom(c, c.name("G", {ix, iy})));
@@ -413,7 +434,8 @@ void make_grid(const Composite& c, BodySpec& parent, ModelSpec& spec) {
     for (int ix = 0; ix < c.count[0] - 1; ++ix) {
       for (int iy = 0; iy < c.count[1] - 1; ++iy) {
         const std::string name = c.name("TS", {ix, iy});
-        add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}), c.name("S", {ix + 1, iy + 1}));
+        add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}),
+                        c.name("S", {ix + 1, iy + 1}));
         add_tendon_equality(c, kTendonShear, spec, name);
       }
     }
@@ -424,21 +446,28 @@ void make_grid(const Composite& c, BodySpec& parent, ModelSpec& spec) {
 
 // One element of a chain: the universal joint to the previous element (plus the optional twist and
 // stretch joints), at the point midway between the two.
-void add_chain_joints(const Composite& c, BodySpec& b, const std::string& index, const Vec3& joint_pos,
-                      const Vec3& axis0, const Vec3& axis1, const Vec3& along) {
-  b.joints.push_back(make_joint(c, kJointMain, c.prefix + "J0_" + index, kJointHinge, joint_pos, axis0));
-  b.joints.push_back(make_joint(c, kJointMain, c.prefix + "J1_" + index, kJointHinge, joint_pos, axis1));
+void add_chain_joints(const Composite& c, BodySpec& b, const std::string& index,
+                      const Vec3& joint_pos, const Vec3& axis0, const Vec3& axis1,
+                      const Vec3& along) {
+  b.joints.push_back(
+      make_joint(c, kJointMain, c.prefix + "J0_" + index, kJointHinge, joint_pos, axis0));
+  b.joints.push_back(
+      make_joint(c, kJointMain, c.prefix + "J1_" + index, kJointHinge, joint_pos, axis1));
   if (c.joint[kJointTwist].given) {
-    b.joints.push_back(make_joint(c, kJointTwist, c.prefix + "JT" + index, kJointHinge, joint_pos, along));
+    b.joints.push_back(
+        make_joint(c, kJointTwist, c.prefix + "JT" + index, kJointHinge, joint_pos, along));
   }
   if (c.joint[kJointStretch].given) {
-    b.joints.push_back(make_joint(c, kJointStretch, c.prefix + "JS" + index, kJointSlide, joint_pos, along));
+    b.joints.push_back(
+        make_joint(c, kJointStretch, c.prefix + "JS" + index, kJointSlide, joint_pos, along));
   }
 }
 
 void add_chain_equalities(const Composite& c, ModelSpec& spec, const std::string& index) {
-  if (c.joint[kJointTwist].given) add_joint_equality(c, kJointTwist, spec, c.prefix + "JT" + index, "", false);
-  if (c.joint[kJointStretch].given) add_joint_equality(c, kJointStretch, spec, c.prefix + "JS" + index, "", false);
+  if (c.joint[kJointTwist].given)
+    add_joint_equality(c, kJointTwist, spec, c.prefix + "JT" + index, "", false);
+  if (c.joint[kJointStretch].given)
+    add_joint_equality(c, kJointStretch, spec, c.prefix + "JS" + index, "", false);
 }
 
 void make_rope(const Composite& c, BodySpec& parent, ModelSpec& spec) {
@@ -451,12 +480,14 @@ void make_rope(const Composite& c, BodySpec& parent, ModelSpec& spec) {
   GeomSpec root_geom = make_geom(c, c.name("G", {root}));
   set_quat(root_geom.orientation, geom_quat);
   parent.geoms.push_back(std::move(root_geom));
-  // Forward from the root to the end, then backward to the start; each element nests in the previous.
+  // Forward from the root to the end, then backward to the start; each element nests in the
+  // previous.
   for (int dir : {1, -1}) {
     BodySpec* previous = &parent;
     for (int i = root + dir; i >= 0 && i < n; i += dir) {
       const double turn = dir * angle;
-      const Vec3 pos = {dir * c.spacing / 2 * (1 + std::cos(turn)), dir * c.spacing / 2 * std::sin(turn), 0};
+      const Vec3 pos = {dir * c.spacing / 2 * (1 + std::cos(turn)),
+                        dir * c.spacing / 2 * std::sin(turn), 0};
       BodySpec b = make_body(c, c.name("B", {i}), pos);
       if (loop) set_quat(b.orientation, {std::cos(turn / 2), 0, 0, std::sin(turn / 2)});
       const std::string index = std::to_string(i);
@@ -507,11 +538,13 @@ void set_flat_inertia(const Composite& c, BodySpec& b) {
   InertialSpec in;
   in.origin = c.origin;
   in.mass = mass;
-  in.diaginertia = Vec3{mass * (s * s + t * t) / 12, mass * (s * s + t * t) / 12, mass * (s * s + s * s) / 12};
+  in.diaginertia =
+      Vec3{mass * (s * s + t * t) / 12, mass * (s * s + t * t) / 12, mass * (s * s + s * s) / 12};
   b.inertial = in;
 }
 
-BodySpec make_cloth_body(const Composite& c, ModelSpec& spec, int ix, int iy, const Vec3& pos, bool along_y) {
+BodySpec make_cloth_body(const Composite& c, ModelSpec& spec, int ix, int iy, const Vec3& pos,
+                         bool along_y) {
   BodySpec b = make_body(c, c.name("B", {ix, iy}), pos);
   const Vec3 joint_pos = {-pos[0], -pos[1], 0};
   const std::string index = std::to_string(ix) + "_" + std::to_string(iy);
@@ -570,7 +603,8 @@ void make_cloth(const Composite& c, BodySpec& parent, ModelSpec& spec) {
     for (int ix = 0; ix < c.count[0] - 1; ++ix) {
       for (int iy = 0; iy < c.count[1] - 1; ++iy) {
         const std::string name = c.name("TS", {ix, iy});
-        add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}), c.name("S", {ix + 1, iy + 1}));
+        add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}),
+                        c.name("S", {ix + 1, iy + 1}));
         add_tendon_equality(c, kTendonShear, spec, name);
       }
     }
@@ -580,7 +614,8 @@ void make_cloth(const Composite& c, BodySpec& parent, ModelSpec& spec) {
 // ---- box, cylinder, ellipsoid ------------------------------------------------------------------
 
 bool on_shell(const Composite& c, int ix, int iy, int iz) {
-  return ix == 0 || ix == c.count[0] - 1 || iy == 0 || iy == c.count[1] - 1 || iz == 0 || iz == c.count[2] - 1;
+  return ix == 0 || ix == c.count[0] - 1 || iy == 0 || iy == c.count[1] - 1 || iz == 0 ||
+         iz == c.count[2] - 1;
 }
 
 // The reference position of a shell element: on the box, or moved onto the cylinder or ellipsoid
@@ -619,7 +654,8 @@ void make_shell(const Composite& c, BodySpec& parent, ModelSpec& spec) {
   volume.name = c.prefix + "T";
   volume.spatial = false;
   // Elongated geoms point outward from the inside of the shell.
-  const double inset = c.geom.type == kGeomCapsule ? c.geom.size[0] + c.geom.size[1] : c.geom.size[0];
+  const double inset =
+      c.geom.type == kGeomCapsule ? c.geom.size[0] + c.geom.size[1] : c.geom.size[0];
   for (int ix = 0; ix < c.count[0]; ++ix) {
     for (int iy = 0; iy < c.count[1]; ++iy) {
       for (int iz = 0; iz < c.count[2]; ++iz) {
@@ -643,7 +679,8 @@ void make_shell(const Composite& c, BodySpec& parent, ModelSpec& spec) {
         add_joint_equality(c, kJointMain, spec, joint, "", false);
         const int next[3][3] = {{ix + 1, iy, iz}, {ix, iy + 1, iz}, {ix, iy, iz + 1}};
         for (const auto& n : next) {
-          if (n[0] < c.count[0] && n[1] < c.count[1] && n[2] < c.count[2] && on_shell(c, n[0], n[1], n[2])) {
+          if (n[0] < c.count[0] && n[1] < c.count[1] && n[2] < c.count[2] &&
+              on_shell(c, n[0], n[1], n[2])) {
             add_joint_equality(c, kJointMain, spec, joint, c.name("J", {n[0], n[1], n[2]}), true);
           }
         }
@@ -656,17 +693,21 @@ void make_shell(const Composite& c, BodySpec& parent, ModelSpec& spec) {
 
 // The skin, for the types that have one (2D grids, cloth, shells).
 void make_skin(const Composite& c, ModelSpec& spec) {
-  const bool surface = (c.type == CompositeType::kGrid && c.dim == 2) || c.type == CompositeType::kCloth;
+  const bool surface =
+      (c.type == CompositeType::kGrid && c.dim == 2) || c.type == CompositeType::kCloth;
   if (!c.skin.given || !(surface || is_shell(c.type))) return;
   SkinSpec skin;
   if (surface) {
     if (c.skin.subgrid > 0 && (c.count[0] < 3 || c.count[1] < 3)) {
       c.fail("a skin with subgrid needs at least 3x3 elements");
     }
-    skin = make_grid_skin(c.skin, c.count, c.spacing, [&c](int ix, int iy, int) { return c.name("B", {ix, iy}); });
+    skin = make_grid_skin(c.skin, c.count, c.spacing, [&c](int ix, int iy, int) {
+      return c.name("B", {ix, iy});
+    });
   } else {
-    skin = make_shell_skin(c.skin, c.type, c.count,
-                           [&c](int ix, int iy, int iz) { return c.name("B", {ix, iy, iz}); });
+    skin = make_shell_skin(c.skin, c.type, c.count, [&c](int ix, int iy, int iz) {
+      return c.name("B", {ix, iy, iz});
+    });
   }
   skin.origin = c.origin;
   skin.name = c.prefix + "Skin";

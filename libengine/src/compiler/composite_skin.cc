@@ -30,8 +30,8 @@ void add_face(SkinSpec& s, int a, int b, int c) {
 
 std::array<double, 4> catmull_rom_weights(double t, bool first, bool last) {
   const double t2 = t * t, t3 = t2 * t;
-  std::array<double, 4> w = {(-t + 2 * t2 - t3) / 2, (2 - 5 * t2 + 3 * t3) / 2, (t + 4 * t2 - 3 * t3) / 2,
-                             (-t2 + t3) / 2};
+  std::array<double, 4> w = {(-t + 2 * t2 - t3) / 2, (2 - 5 * t2 + 3 * t3) / 2,
+                             (t + 4 * t2 - 3 * t3) / 2, (-t2 + t3) / 2};
   // A missing end sample p = 2 * (its neighbour) - (the next one).
   if (first) {
     w[1] += 2 * w[0];
@@ -61,7 +61,8 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
         } else {
           s.vertex.insert(s.vertex.end(), {0.0, 0.0, 0.0});
         }
-        if (skin.texcoord) add_texcoord(s, static_cast<double>(ux) / (nx - 1), static_cast<double>(uy) / (ny - 1));
+        if (skin.texcoord)
+          add_texcoord(s, static_cast<double>(ux) / (nx - 1), static_cast<double>(uy) / (ny - 1));
       }
     }
   }
@@ -145,14 +146,14 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
   return s;
 }
 
-SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const std::array<int, 3>& count,
-                         const BodyNamer& body) {
+SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type,
+                         const std::array<int, 3>& count, const BodyNamer& body) {
   SkinSpec s = skin_base(skin);
   struct Face {
-    int axis;       // the fixed coordinate
-    bool high;      // at its largest value
-    int a, b;       // the in-plane coordinates
-    bool flipped;   // triangles wound the other way (outward normals)
+    int axis;      // the fixed coordinate
+    bool high;     // at its largest value
+    int a, b;      // the in-plane coordinates
+    bool flipped;  // triangles wound the other way (outward normals)
   };
   const Face z_low = {2, false, 0, 1, true}, z_high = {2, true, 0, 1, false};
   const Face y_low = {1, false, 0, 2, false}, y_high = {1, true, 0, 2, true};
@@ -160,14 +161,17 @@ SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const st
   std::vector<Face> faces = {z_low, z_high, y_low, y_high, x_low, x_high};
   if (type == CompositeType::kCylinder) faces = {y_low, y_high, x_low, x_high, z_low, z_high};
 
-  auto on_boundary = [&count](int k, int i) { return i == 0 || i == count[static_cast<size_t>(k)] - 1; };
-  // Smooth surfaces share one vertex per element between faces: all faces of an ellipsoid, the sides
-  // of a cylinder. Shared vertices are numbered in element order, before the faces' own.
+  auto on_boundary = [&count](int k, int i) {
+    return i == 0 || i == count[static_cast<size_t>(k)] - 1;
+  };
+  // Smooth surfaces share one vertex per element between faces: all faces of an ellipsoid, the
+  // sides of a cylinder. Shared vertices are numbered in element order, before the faces' own.
   auto shared_face = [type](const Face& f) {
     return type == CompositeType::kEllipsoid || (type == CompositeType::kCylinder && f.axis != 2);
   };
   auto shares = [&](int ix, int iy, int iz) {
-    if (type == CompositeType::kEllipsoid) return on_boundary(0, ix) || on_boundary(1, iy) || on_boundary(2, iz);
+    if (type == CompositeType::kEllipsoid)
+      return on_boundary(0, ix) || on_boundary(1, iy) || on_boundary(2, iz);
     if (type == CompositeType::kCylinder) return on_boundary(0, ix) || on_boundary(1, iy);
     return false;
   };
@@ -176,7 +180,8 @@ SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const st
   for (int ix = 0; ix < count[0]; ++ix) {
     for (int iy = 0; iy < count[1]; ++iy) {
       for (int iz = 0; iz < count[2]; ++iz) {
-        if (shares(ix, iy, iz)) shared_index[static_cast<size_t>((ix * count[1] + iy) * count[2] + iz)] = nvert++;
+        if (shares(ix, iy, iz))
+          shared_index[static_cast<size_t>((ix * count[1] + iy) * count[2] + iz)] = nvert++;
       }
     }
   }
@@ -184,7 +189,8 @@ SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const st
   auto shared_faces_of = [&](const int* index) {
     int n = 0;
     for (const Face& f : faces) {
-      if (shared_face(f) && index[f.axis] == (f.high ? count[static_cast<size_t>(f.axis)] - 1 : 0)) ++n;
+      if (shared_face(f) && index[f.axis] == (f.high ? count[static_cast<size_t>(f.axis)] - 1 : 0))
+        ++n;
     }
     return n;
   };
@@ -202,14 +208,17 @@ SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const st
         int id;
         double weight = 1;
         if (shared_face(f)) {
-          id = shared_index[static_cast<size_t>((index[0] * count[1] + index[1]) * count[2] + index[2])];
+          id = shared_index[static_cast<size_t>((index[0] * count[1] + index[1]) * count[2] +
+                                                index[2])];
           weight = 1.0 / shared_faces_of(index);
         } else {
           id = nvert++;
         }
         ids[static_cast<size_t>(ia * nb + ib)] = id;
-        if (texcoord.size() <= static_cast<size_t>(id)) texcoord.resize(static_cast<size_t>(id) + 1);
-        texcoord[static_cast<size_t>(id)] = {static_cast<double>(ia) / (na - 1), static_cast<double>(ib) / (nb - 1)};
+        if (texcoord.size() <= static_cast<size_t>(id))
+          texcoord.resize(static_cast<size_t>(id) + 1);
+        texcoord[static_cast<size_t>(id)] = {static_cast<double>(ia) / (na - 1),
+                                             static_cast<double>(ib) / (nb - 1)};
         SkinBoneSpec bone;
         bone.body = body(index[0], index[1], index[2]);
         bone.bindpos = {0, 0, 0};
@@ -221,8 +230,10 @@ SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const st
     }
     for (int ia = 0; ia < na - 1; ++ia) {
       for (int ib = 0; ib < nb - 1; ++ib) {
-        const int v00 = ids[static_cast<size_t>(ia * nb + ib)], v01 = ids[static_cast<size_t>(ia * nb + ib + 1)];
-        const int v10 = ids[static_cast<size_t>((ia + 1) * nb + ib)], v11 = ids[static_cast<size_t>((ia + 1) * nb + ib + 1)];
+        const int v00 = ids[static_cast<size_t>(ia * nb + ib)],
+                  v01 = ids[static_cast<size_t>(ia * nb + ib + 1)];
+        const int v10 = ids[static_cast<size_t>((ia + 1) * nb + ib)],
+                  v11 = ids[static_cast<size_t>((ia + 1) * nb + ib + 1)];
         if (!f.flipped) {
           add_face(s, v00, v10, v11);
           add_face(s, v00, v11, v01);

@@ -34,8 +34,8 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
 // The skin over the shell of a box, cylinder or ellipsoid: one vertex per element and face of the
 // box (shared between faces where the surface is smooth: the sides of a cylinder, all of an
 // ellipsoid).
-SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type, const std::array<int, 3>& count,
-                         const BodyNamer& body);
+SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type,
+                         const std::array<int, 3>& count, const BodyNamer& body);
 
 // Catmull-Rom weights at t in [0, 1] of the samples at -1, 0, 1 and 2; at the ends of a grid, the
 // missing sample is extrapolated linearly from its two neighbours (`first`: no sample at -1;

@@ -1,11 +1,12 @@
 // Composite expansion: the interpolation behind subgrid skins, skin topology, and the errors for
 // invalid composites. (Field-by-field agreement with MuJoCo is in compile_oracle_test.cc.)
+#include "compiler/composite.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 
-#include "compiler/composite.h"
 #include "compiler/composite_skin.h"
 #include "joco/error.h"
 #include "joco/mjcf.h"
@@ -13,8 +14,8 @@
 namespace joco::compiler {
 namespace {
 
-// Catmull-Rom interpolation reproduces quadratics inside the grid and, with the linear extrapolation
-// of the missing sample, straight lines at its ends.
+// Catmull-Rom interpolation reproduces quadratics inside the grid and, with the linear
+// extrapolation of the missing sample, straight lines at its ends.
 TEST(CatmullRom, ReproducesQuadraticsInsideAndLinesAtTheEnds) {
   auto quadratic = [](double x) { return 0.3 * x * x - 1.2 * x + 0.7; };
   auto line = [](double x) { return 2.5 * x - 0.4; };
@@ -60,7 +61,8 @@ TEST(CompositeSkin, SubgridWeightsReproduceTheReferenceSurface) {
     const int nx = 4 * (subgrid + 1) + 1, ny = 3 * (subgrid + 1) + 1;
     ASSERT_EQ(nvert, static_cast<size_t>(2 * nx * ny));
     // Both sides and the four rims.
-    EXPECT_EQ(s.face.size() / 3, static_cast<size_t>(4 * (nx - 1) * (ny - 1) + 4 * (nx - 1) + 4 * (ny - 1)));
+    EXPECT_EQ(s.face.size() / 3,
+              static_cast<size_t>(4 * (nx - 1) * (ny - 1) + 4 * (nx - 1) + 4 * (ny - 1)));
     std::vector<double> weight(nvert, 0), pos(3 * nvert, 0);
     for (const SkinBoneSpec& b : s.bones) {
       for (size_t k = 0; k < b.vertid.size(); ++k) {
@@ -89,18 +91,21 @@ TEST(CompositeSkin, ShellVerticesAndWeights) {
   const int face_points = 2 * (n[0] * n[1] + n[0] * n[2] + n[1] * n[2]);
   const int elements = n[0] * n[1] * n[2] - (n[0] - 2) * (n[1] - 2) * (n[2] - 2);
   const int side_elements = (n[0] * n[1] - (n[0] - 2) * (n[1] - 2)) * n[2];
-  const std::map<CompositeType, int> vertices = {{CompositeType::kBox, face_points},
-                                                 {CompositeType::kEllipsoid, elements},
-                                                 {CompositeType::kCylinder, side_elements + 2 * n[0] * n[1]}};
+  const std::map<CompositeType, int> vertices = {
+      {CompositeType::kBox, face_points},
+      {CompositeType::kEllipsoid, elements},
+      {CompositeType::kCylinder, side_elements + 2 * n[0] * n[1]}};
   for (const auto& [type, expected] : vertices) {
     const SkinSpec s = make_shell_skin(options, type, n, [](int, int, int) { return "b"; });
     EXPECT_EQ(s.vertex.size(), static_cast<size_t>(3 * expected));
     EXPECT_EQ(s.texcoord.size(), static_cast<size_t>(2 * expected));
     EXPECT_EQ(s.bones.size(), static_cast<size_t>(face_points));
-    EXPECT_EQ(s.face.size() / 3, static_cast<size_t>(4 * ((n[0] - 1) * (n[1] - 1) + (n[0] - 1) * (n[2] - 1) +
-                                                          (n[1] - 1) * (n[2] - 1))));
+    EXPECT_EQ(s.face.size() / 3,
+              static_cast<size_t>(4 * ((n[0] - 1) * (n[1] - 1) + (n[0] - 1) * (n[2] - 1) +
+                                       (n[1] - 1) * (n[2] - 1))));
     std::vector<double> weight(static_cast<size_t>(expected), 0);
-    for (const SkinBoneSpec& b : s.bones) weight[static_cast<size_t>(b.vertid.at(0))] += b.vertweight.at(0);
+    for (const SkinBoneSpec& b : s.bones)
+      weight[static_cast<size_t>(b.vertid.at(0))] += b.vertweight.at(0);
     for (double w : weight) EXPECT_NEAR(w, 1, 1e-15);
   }
 }
@@ -126,37 +131,52 @@ TEST(CompositeErrors, NameFileLineAndElement) {
   };
   const std::string geom = "<geom size='0.01'/>";
   const Case cases[] = {
-      {"<composite type='grid' count='3 0 1' spacing='0.1'>" + geom + "</composite>", "", "counts must be positive"},
-      {"<composite type='grid' count='3 1 2' spacing='0.1'>" + geom + "</composite>", "", "singleton counts"},
-      {"<composite type='grid' count='3 3 3' spacing='0.1'>" + geom + "</composite>", "", "1D or 2D"},
+      {"<composite type='grid' count='3 0 1' spacing='0.1'>" + geom + "</composite>", "",
+       "counts must be positive"},
+      {"<composite type='grid' count='3 1 2' spacing='0.1'>" + geom + "</composite>", "",
+       "singleton counts"},
+      {"<composite type='grid' count='3 3 3' spacing='0.1'>" + geom + "</composite>", "",
+       "1D or 2D"},
       {"<composite type='grid' count='3 3' >" + geom + "</composite>", "", "'spacing'"},
-      {"<composite type='grid' count='3 3' spacing='0'>" + geom + "</composite>", "", "must be positive"},
+      {"<composite type='grid' count='3 3' spacing='0'>" + geom + "</composite>", "",
+       "must be positive"},
       {"<composite type='blob' count='3 3' spacing='0.1'>" + geom + "</composite>", "", "type"},
       {"<composite count='3 3' spacing='0.1'>" + geom + "</composite>", "", "'type'"},
       {"<composite type='grid' spacing='0.1'>" + geom + "</composite>", "", "'count'"},
-      {"<composite type='grid' count='3 3' spacing='0.1'>" + geom + "<pin coord='3 0'/></composite>", "",
-       "outside the grid"},
-      {"<composite type='grid' count='3 1' spacing='0.1'>" + geom + "<pin coord='-1'/></composite>", "",
-       "outside the grid"},
+      {"<composite type='grid' count='3 3' spacing='0.1'>" + geom +
+           "<pin coord='3 0'/></composite>",
+       "", "outside the grid"},
+      {"<composite type='grid' count='3 1' spacing='0.1'>" + geom + "<pin coord='-1'/></composite>",
+       "", "outside the grid"},
       {"<composite type='particle' count='1000 1000 2' spacing='0.1'>" + geom + "</composite>", "",
        "too many elements"},
-      {"<composite type='particle' count='2' spacing='0.1'><geom type='box' size='1 1 1'/></composite>", "",
-       "spheres, capsules or ellipsoids"},
-      {"<composite type='rope' count='3 2' spacing='0.1'>" + geom + "</composite>", "B0", "one-dimensional"},
-      {"<composite type='rope' count='3' spacing='0.1'>" + geom + "</composite>", "body", "must be named 'B"},
+      {"<composite type='particle' count='2' spacing='0.1'><geom type='box' size='1 1 "
+       "1'/></composite>",
+       "", "spheres, capsules or ellipsoids"},
+      {"<composite type='rope' count='3 2' spacing='0.1'>" + geom + "</composite>", "B0",
+       "one-dimensional"},
+      {"<composite type='rope' count='3' spacing='0.1'>" + geom + "</composite>", "body",
+       "must be named 'B"},
       {"<composite type='rope' count='3' spacing='0.1'>" + geom + "</composite>", "B3", "outside"},
-      {"<composite type='cloth' count='3 3' spacing='0.1'>" + geom + "</composite>", "B1", "coordinates"},
-      {"<composite type='cloth' count='3' spacing='0.1'>" + geom + "</composite>", "B1_0", "two-dimensional"},
-      {"<composite type='box' count='3 3' spacing='0.1'>" + geom + "</composite>", "", "three-dimensional"},
-      {"<composite type='grid' count='3 2' spacing='0.1'>" + geom + "<skin subgrid='2'/></composite>", "",
-       "3x3"},
-      {"<composite type='grid' count='3' spacing='0.1'>" + geom + "<skin/></composite>", "", "two dimensions"},
-      {"<composite type='grid' count='3' spacing='0.1'>" + geom + "<joint damping='1'/></composite>", "",
-       "'kind'"},
+      {"<composite type='cloth' count='3 3' spacing='0.1'>" + geom + "</composite>", "B1",
+       "coordinates"},
+      {"<composite type='cloth' count='3' spacing='0.1'>" + geom + "</composite>", "B1_0",
+       "two-dimensional"},
+      {"<composite type='box' count='3 3' spacing='0.1'>" + geom + "</composite>", "",
+       "three-dimensional"},
+      {"<composite type='grid' count='3 2' spacing='0.1'>" + geom +
+           "<skin subgrid='2'/></composite>",
+       "", "3x3"},
+      {"<composite type='grid' count='3' spacing='0.1'>" + geom + "<skin/></composite>", "",
+       "two dimensions"},
+      {"<composite type='grid' count='3' spacing='0.1'>" + geom +
+           "<joint damping='1'/></composite>",
+       "", "'kind'"},
   };
   for (const Case& c : cases) {
     const std::string message = composite_error(c.composite, c.parent);
-    EXPECT_NE(message.find("composite.xml:3"), std::string::npos) << c.composite << " -> " << message;
+    EXPECT_NE(message.find("composite.xml:3"), std::string::npos)
+        << c.composite << " -> " << message;
     EXPECT_NE(message.find(c.expected), std::string::npos) << c.composite << " -> " << message;
   }
   const std::string global =
