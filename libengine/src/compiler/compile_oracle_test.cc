@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 
+#include "joco/error.h"
 #include "joco/mjcf.h"
 #include "oracle/oracle.h"
 #include "support/test_support.h"
@@ -32,19 +35,27 @@ struct KnownDifference {
   const char* reason;
 };
 const KnownDifference kKnownDifferences[] = {
-    {"real/franka_sim/",
-     {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum", "mesh_texcoordadr",
-      "mesh_graph"},
+    {"real/franka_sim/", {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
      "MuJoCo 2.2.2's STL loader leaves some exact duplicate vertices unmerged in three visual meshes "
      "(link0, link3, link6: 17, 2 and 5 vertices); joco merges every duplicate. Same surfaces and inertia."},
-    {"real/wonik_allegro/",
-     {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum", "mesh_texcoordadr",
-      "mesh_graph"},
+    {"real/wonik_allegro/", {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
      "as for franka_sim: a few unmerged duplicate STL vertices in MuJoCo 2.2.2"},
     {"real/shadow_hand/", {"mesh_normal"},
      "vertex normals computed from faces: MuJoCo 2.2.2's rounding order is not reproduced (rendering data)"},
+    {"real/shadow_hand/scene_left", {"mesh_face", "mesh_vert"},
+     "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its vertices differ "
+     "by ~4e-6 relative; under investigation"},
+    {"real/shadow_hand/left_hand", {"mesh_face", "mesh_vert"}, "mirrored meshes, as for scene_left"},
     {"real/anybotics_anymal_c/", {"mesh_normal"},
      "vertex normals computed from faces differ in the last float bits (rendering data)"},
+    // Composite skins with a subgrid whose steps are not binary fractions (2, 4, 5, ...).
+    {"mujoco/model/composite/cloth.xml",
+     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum", "skin_bonevertweight"},
+     "subgrid skins: MuJoCo's bone vertex lists hold extra entries with weights of ~1e-16 (rounding residue at "
+     "the grid's last row and column) and weights one float ulp off; joco lists the exact nonzero weights"},
+    {"mujoco/model/flag/flag.xml",
+     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum", "skin_bonevertweight"},
+     "subgrid skins, as for cloth.xml"},
 };
 
 bool known_difference(const std::string& model, const std::string& field) {
@@ -67,14 +78,28 @@ TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
   std::string error;
   auto mj = oracle::load(path, &error);
   ASSERT_TRUE(mj) << "MuJoCo cannot load " << path << ": " << error;
-  const Model m = compile_mjcf_file(path);
+  std::optional<Model> compiled;
+  try {
+    compiled.emplace(compile_mjcf_file(path));
+  } catch (const InputError& e) {
+    // Models that need texture files wait for the texture loader.
+    if (std::string(e.what()).find("texture files are not supported yet") != std::string::npos) {
+      GTEST_SKIP() << e.what();
+    }
+    throw;
+  }
+  const Model& m = *compiled;
   const oracle::Comparison c = oracle::compare_model(m, mj.get(), oracle::Tolerance{}, mesh_tolerance);
   std::string problems;
   int matched = 0;
   for (const oracle::FieldResult& f : c.fields) {
     const bool ok = f.status == oracle::FieldResult::kMatch;
     matched += ok;
-    if (kNotYetFilled.count(f.name) || known_difference(GetParam(), f.name)) continue;
+    if (kNotYetFilled.count(f.name)) continue;
+    if (known_difference(GetParam(), f.name)) {
+      if (ok && f.count > 0) problems += f.name + "(listed as differing but matches) ";
+      continue;
+    }
     if (!ok) problems += f.name + " ";
   }
   std::cout << GetParam() << ": " << matched << " of " << c.fields.size() << " fields match\n"
@@ -91,16 +116,16 @@ std::vector<std::string> all_models() {
   const size_t fixed = models.size();
   for (const char* dir : {"mujoco-tests", "real/franka_sim", "real/anybotics_anymal_c", "real/shadow_hand",
                           "real/wonik_allegro", "mujoco/model/adhesion", "mujoco/model/mug",
-                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite"}) {
+                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite", "composite"}) {
     for (const auto& entry : std::filesystem::directory_iterator(test::testdata(dir))) {
       if (entry.path().extension() != ".xml") continue;
       const std::string name = entry.path().filename().string();
       // Parts included by other files are not models of their own.
-      if (name == "humanoid_body.xml" || (name == "scene.xml" && std::string(dir) == "mujoco/model/composite")) continue;
+      if (name == "humanoid_body.xml") continue;
       models.push_back(std::string(dir) + "/" + name);
     }
   }
-  std::sort(models.begin() + static_cast<long>(fixed), models.end());
+  std::sort(models.begin() + static_cast<std::ptrdiff_t>(fixed), models.end());
   return models;
 }
 

@@ -2,25 +2,15 @@
 // contact exclusions that MuJoCo 2.2.2 generates for each composite type.
 #pragma once
 
-#include <functional>
-
 #include "compiler/spec.h"
 #include "compiler/xml_tree.h"
 
 namespace joco::compiler {
 
-// What a composite needs from the reader: the model (for tendons, equalities, skins, excludes) and the
-// default-class settings in effect at the composite element.
-struct CompositeContext {
-  ModelSpec& spec;
-  std::function<const GeomSpec&()> geom_defaults;
-  std::function<const SiteSpec&()> site_defaults;
-  std::function<const JointSpec&()> joint_defaults;
-  std::function<const TendonSpec&()> tendon_defaults;
-};
-
-// Adds what the <composite> element `e` generates to `parent` (and to the model). Throws InputError
-// for invalid composites.
-void expand_composite(const XmlElement& e, BodySpec& parent, const CompositeContext& context);
+// Adds what the <composite> element `e` generates to `parent` (bodies, joints, geoms, sites) and to
+// `spec` (tendons, equalities, skins, excludes). As in MuJoCo 2.2.2, default classes do not apply:
+// the generated elements start from MJCF's built-in defaults, adjusted per composite type, and the
+// composite's own subelements override them. Throws InputError for invalid composites.
+void expand_composite(const XmlElement& e, BodySpec& parent, ModelSpec& spec);
 
 }  // namespace joco::compiler

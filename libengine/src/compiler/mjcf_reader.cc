@@ -60,7 +60,9 @@ void read_orientation(const AttributeReader& a, Orientation& o) {
   a.read_into(given->name, o.values.data(), given->count, given->count);
 }
 
-// ---- element attribute readers, shared by defaults and elements ---------------------------------------
+}  // namespace
+
+// ---- element attribute readers, shared by defaults, elements and composites ------------------------
 
 void read_joint(const AttributeReader& a, JointSpec& j) {
   a.read_keyword("type", j.type, {{"free", kJointFree}, {"ball", kJointBall}, {"slide", kJointSlide}, {"hinge", kJointHinge}});
@@ -140,6 +142,27 @@ void read_site(const AttributeReader& a, SiteSpec& s) {
   a.read_numbers("user", s.user);
 }
 
+void read_tendon(const AttributeReader& a, TendonSpec& t) {
+  a.read("group", t.group);
+  read_tristate(a, "limited", t.limited);
+  if (a.read("range", t.range)) t.range_given = true;
+  a.read("solreflimit", t.solref_limit, 1);
+  a.read("solimplimit", t.solimp_limit, 1);
+  a.read("solreffriction", t.solref_friction, 1);
+  a.read("solimpfriction", t.solimp_friction, 1);
+  a.read("frictionloss", t.frictionloss);
+  a.read("springlength", t.springlength);
+  a.read("width", t.width);
+  a.read("material", t.material);
+  a.read("margin", t.margin);
+  a.read("stiffness", t.stiffness);
+  a.read("damping", t.damping);
+  a.read("rgba", t.rgba);
+  a.read_numbers("user", t.user);
+}
+
+namespace {
+
 void read_camera(const AttributeReader& a, CameraSpec& c) {
   a.read_keyword("mode", c.mode, kCamLightMode);
   a.read("target", c.target);
@@ -205,25 +228,6 @@ void read_equality(const AttributeReader& a, EqualitySpec& q) {
   a.read_bool("active", q.active);
   a.read("solref", q.solref, 1);
   a.read("solimp", q.solimp, 1);
-}
-
-void read_tendon(const AttributeReader& a, TendonSpec& t) {
-  a.read("group", t.group);
-  read_tristate(a, "limited", t.limited);
-  if (a.read("range", t.range)) t.range_given = true;
-  a.read("solreflimit", t.solref_limit, 1);
-  a.read("solimplimit", t.solimp_limit, 1);
-  a.read("solreffriction", t.solref_friction, 1);
-  a.read("solimpfriction", t.solimp_friction, 1);
-  a.read("frictionloss", t.frictionloss);
-  a.read("springlength", t.springlength);
-  a.read("width", t.width);
-  a.read("material", t.material);
-  a.read("margin", t.margin);
-  a.read("stiffness", t.stiffness);
-  a.read("damping", t.damping);
-  a.read("rgba", t.rgba);
-  a.read_numbers("user", t.user);
 }
 
 // Attributes every actuator element has (general and the shortcuts).
@@ -871,19 +875,7 @@ class Reader {
         read_body_children(c, child, child.childclass.empty() ? childclass : child.childclass);
         body.bodies.push_back(std::move(child));
       } else if (c.name == "composite") {
-        CompositeContext context{spec_, [this, &c, &childclass]() -> const GeomSpec& {
-                                   return class_of(c, childclass).geom;
-                                 },
-                                 [this, &c, &childclass]() -> const SiteSpec& {
-                                   return class_of(c, childclass).site;
-                                 },
-                                 [this, &c, &childclass]() -> const JointSpec& {
-                                   return class_of(c, childclass).joint;
-                                 },
-                                 [this, &c, &childclass]() -> const TendonSpec& {
-                                   return class_of(c, childclass).tendon;
-                                 }};
-        expand_composite(c, body, context);
+        expand_composite(c, body, spec_);
       }
     }
   }
