@@ -139,9 +139,85 @@ void equality_references(Model& m, const Data& d) {
   }
 }
 
+// Model statistics at qpos0 (what <statistic> can override): mean diagonal of M, mean body mass,
+// mean body size, and the bounding box of the model (bodies, sites and geoms).
+void statistics(Model& m, const Data& d, const StatisticSettings& given) {
+  Statistic& stat = m.stat;
+  double trace = 0;
+  for (int i = 0; i < m.nv; ++i) trace += d.qM[m.dof_Madr[i]];
+  stat.meaninertia = m.nv ? trace / m.nv : 1;
+  double mass = 0;
+  for (int b = 1; b < m.nbody; ++b) mass += m.body_mass[b];
+  stat.meanmass = m.nbody > 1 ? mass / (m.nbody - 1) : 1;
+  // A body's size: how far the joint anchors that connect it (its own joints, and those of its
+  // children, which also hinge on it) and its geoms (with their bounding spheres) reach from its
+  // centre of mass.
+  std::vector<double> size(static_cast<size_t>(m.nbody), 1e-5);
+  for (int b = 1; b < m.nbody; ++b) {
+    double& s = size[static_cast<size_t>(b)];
+    const double* com = m.body_ipos + 3 * b;
+    const int parent = m.body_parentid[b];
+    for (int j = m.body_jntadr[b]; j >= 0 && j < m.body_jntadr[b] + m.body_jntnum[b]; ++j) {
+      s = std::max(s, math::dist3(m.jnt_pos + 3 * j, com));
+      double anchor[3];
+      math::quat_rotate(anchor, m.body_quat + 4 * b, m.jnt_pos + 3 * j);
+      math::add3(anchor, anchor, m.body_pos + 3 * b);
+      double& p = size[static_cast<size_t>(parent)];
+      p = std::max(p, math::dist3(anchor, m.body_ipos + 3 * parent));
+    }
+    for (int g = m.body_geomadr[b]; g >= 0 && g < m.body_geomadr[b] + m.body_geomnum[b]; ++g) {
+      s = std::max(s, math::dist3(m.geom_pos + 3 * g, com) + m.geom_rbound[g]);
+    }
+  }
+  double size_sum = 0;
+  for (int b = 1; b < m.nbody; ++b) size_sum += size[static_cast<size_t>(b)];
+  stat.meansize = m.nbody > 1 ? size_sum / (m.nbody - 1) : 0.2;
+  // Bounding box of body frames and centres of mass, sites, and geoms with their bounding spheres
+  // (planes and height fields by a tenth of their largest size).
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  auto add = [&](const double* point, double radius) {
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], point[k] - radius);
+      hi[k] = std::max(hi[k], point[k] + radius);
+    }
+  };
+  for (int b = 1; b < m.nbody; ++b) {
+    add(d.xpos + 3 * b, 0);
+    add(d.xipos + 3 * b, 0);
+  }
+  for (int i = 0; i < m.nsite; ++i) add(d.site_xpos + 3 * i, 0);
+  for (int g = 0; g < m.ngeom; ++g) {
+    double radius = m.geom_rbound[g];
+    if (m.geom_type[g] == kGeomPlane) {
+      const double largest = std::max(m.geom_size[3 * g], m.geom_size[3 * g + 1]);
+      radius = largest > 0 ? 0.1 * largest : 1;
+    } else if (m.geom_type[g] == kGeomHfield) {
+      const double* hsize = m.hfield_size + 4 * m.geom_dataid[g];
+      radius = 0.1 * std::max({hsize[0], hsize[1], hsize[2], hsize[3]});
+    }
+    add(d.geom_xpos + 3 * g, radius);
+  }
+  if (lo[0] > hi[0]) {
+    stat.center[0] = stat.center[1] = stat.center[2] = 0;
+    stat.extent = 2;
+  } else {
+    double side = 0;
+    for (int k = 0; k < 3; ++k) {
+      stat.center[k] = (lo[k] + hi[k]) / 2;
+      side = std::max(side, hi[k] - lo[k]);
+    }
+    stat.extent = std::max(side, 2 * stat.meansize);
+  }
+  if (given.meaninertia) stat.meaninertia = *given.meaninertia;
+  if (given.meanmass) stat.meanmass = *given.meanmass;
+  if (given.meansize) stat.meansize = *given.meansize;
+  if (given.extent) stat.extent = *given.extent;
+  if (given.center) std::copy(given.center->begin(), given.center->end(), stat.center);
+}
+
 }  // namespace
 
-void set_const(Model& m, const ModelSpec&) {
+void set_const(Model& m, const ModelSpec& spec) {
   subtree_masses(m);
   Data d(m);
   std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
@@ -150,6 +226,7 @@ void set_const(Model& m, const ModelSpec&) {
   body_weights(m, d);
   camera_light_references(m, d);
   equality_references(m, d);
+  statistics(m, d, spec.statistic);
 }
 
 }  // namespace joco::compiler
