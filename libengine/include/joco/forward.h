@@ -1,0 +1,41 @@
+// Forward dynamics and time stepping: the simulation pipeline of the computation chapter.
+//
+//   step = check_pos, check_vel, forward, check_acc, (fwdinv,) integrate
+//   forward = fwd_position, sensor_pos, fwd_velocity, sensor_vel, fwd_actuation, fwd_acceleration,
+//             fwd_constraint, sensor_acc
+//
+// None of these allocate: temporaries come from the Data's stack.
+#pragma once
+
+#include "joco/data.h"
+#include "joco/model.h"
+
+namespace joco {
+
+// Forward dynamics at the current state: everything from kinematics to qacc, no integration.
+void forward(const Model& m, Data& d);
+
+// One time step with the model's integrator (opt.integrator).
+void step(const Model& m, Data& d);
+
+// The stages of forward, for callers that want to run part of the pipeline (finite differences,
+// inverse dynamics). Each needs the stages before it.
+void fwd_position(const Model& m, Data& d);      // kinematics ... constraint rows
+void fwd_velocity(const Model& m, Data& d);      // velocities, passive and bias forces
+void fwd_actuation(const Model& m, Data& d);     // act_dot, actuator_force, qfrc_actuator
+void fwd_acceleration(const Model& m, Data& d);  // qfrc_smooth, qacc_smooth
+void fwd_constraint(const Model& m, Data& d);    // constraint forces, qacc
+
+// Integrators: advance time, qvel, qpos and act from the results of forward.
+void euler(const Model& m, Data& d);             // semi-implicit, with implicit joint damping
+void runge_kutta4(const Model& m, Data& d);      // classic RK4 (calls forward three more times)
+void implicit(const Model& m, Data& d);          // implicit in velocity (implicit, implicitfast)
+
+// Divergence checks: a NaN, infinity or |value| > kMaxVal in qpos, qvel or qacc raises the matching
+// warning and resets the Data to the model's initial state (MuJoCo's behaviour). They return false
+// when they reset.
+bool check_pos(const Model& m, Data& d);
+bool check_vel(const Model& m, Data& d);
+bool check_acc(const Model& m, Data& d);
+
+}  // namespace joco

@@ -1,0 +1,110 @@
+#include "joco/forward.h"
+
+#include <cstring>
+
+#include "forward/timer.h"
+#include "joco/jacobian.h"
+#include "joco/smooth.h"
+
+namespace joco {
+
+namespace {
+
+bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
+bool enabled(const Model& m, int flag) { return (m.opt.enableflags & flag) != 0; }
+
+// qfrc += J' [force; torque] for every body's xfrc_applied, applied at its centre of mass.
+void accumulate_xfrc(const Model& m, Data& d, double* qfrc) {
+  StackFrame frame(d);
+  double* jacp = nullptr;
+  double* jacr = nullptr;
+  for (int b = 1; b < m.nbody; ++b) {
+    const double* f = d.xfrc_applied + 6 * b;
+    if (f[0] == 0 && f[1] == 0 && f[2] == 0 && f[3] == 0 && f[4] == 0 && f[5] == 0) continue;
+    if (!jacp) {
+      jacp = frame.doubles(3 * m.nv);
+      jacr = frame.doubles(3 * m.nv);
+    }
+    jac(m, d, jacp, jacr, d.xipos + 3 * b, b);
+    for (int i = 0; i < m.nv; ++i) {
+      qfrc[i] += jacp[i] * f[0] + jacp[m.nv + i] * f[1] + jacp[2 * m.nv + i] * f[2] + jacr[i] * f[3] +
+                 jacr[m.nv + i] * f[4] + jacr[2 * m.nv + i] * f[5];
+    }
+  }
+}
+
+}  // namespace
+
+void fwd_position(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerPosition);
+  {
+    StageTimer t(d, kTimerPosKinematics);
+    kinematics(m, d);
+    com_pos(m, d);
+    camlight(m, d);
+  }
+  {
+    StageTimer t(d, kTimerPosInertia);
+    crb(m, d);
+    factor_m(m, d);
+  }
+  d.ncon = 0;
+  d.ne = d.nf = d.nefc = 0;
+}
+
+void fwd_velocity(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerVelocity);
+  com_vel(m, d);
+  std::memset(d.qfrc_passive, 0, sizeof(double) * static_cast<size_t>(m.nv));
+  rne(m, d, false, d.qfrc_bias);
+}
+
+void fwd_actuation(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerActuation);
+  std::memset(d.qfrc_actuator, 0, sizeof(double) * static_cast<size_t>(m.nv));
+}
+
+void fwd_acceleration(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerAcceleration);
+  for (int i = 0; i < m.nv; ++i) {
+    d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i] + d.qfrc_actuator[i];
+  }
+  accumulate_xfrc(m, d, d.qfrc_smooth);
+  solve_m(m, d, d.qacc_smooth, d.qfrc_smooth, 1);
+}
+
+void fwd_constraint(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerConstraint);
+  std::memcpy(d.qacc, d.qacc_smooth, sizeof(double) * static_cast<size_t>(m.nv));
+  std::memset(d.qfrc_constraint, 0, sizeof(double) * static_cast<size_t>(m.nv));
+  d.solver_iter = 0;
+}
+
+void forward(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerForward);
+  fwd_position(m, d);
+  if (enabled(m, kEnableEnergy)) energy_pos(m, d);
+  fwd_velocity(m, d);
+  if (enabled(m, kEnableEnergy)) energy_vel(m, d);
+  fwd_actuation(m, d);
+  fwd_acceleration(m, d);
+  fwd_constraint(m, d);
+  (void)disabled;
+}
+
+void step(const Model& m, Data& d) {
+  StageTimer timer(d, kTimerStep);
+  if (!check_pos(m, d) || !check_vel(m, d)) {
+    // Reset to the initial state: recompute from there.
+  }
+  forward(m, d);
+  if (!check_acc(m, d)) forward(m, d);
+  switch (m.opt.integrator) {
+    case kIntRK4: runge_kutta4(m, d); break;
+    case kIntImplicit:
+    case kIntImplicitFast: implicit(m, d); break;
+    default: euler(m, d);
+  }
+}
+
+}  // namespace joco
