@@ -18,6 +18,10 @@ void forward(const Model& m, Data& d);
 // One time step with the model's integrator (opt.integrator).
 void step(const Model& m, Data& d);
 
+// The integration half of step: advances the state with the results of a forward call at the
+// current state (the model's integrator). step = checks + forward + integrate.
+void integrate(const Model& m, Data& d);
+
 // The stages of forward, for callers that want to run part of the pipeline (finite differences,
 // inverse dynamics). Each needs the stages before it.
 void fwd_position(const Model& m, Data& d);      // kinematics ... constraint rows

@@ -94,11 +94,14 @@ void forward(const Model& m, Data& d) {
 
 void step(const Model& m, Data& d) {
   StageTimer timer(d, kTimerStep);
-  if (!check_pos(m, d) || !check_vel(m, d)) {
-    // Reset to the initial state: recompute from there.
-  }
+  // A bad state is reset to the model's initial state (with a warning); simulation goes on from there.
+  if (check_pos(m, d)) check_vel(m, d);
   forward(m, d);
   if (!check_acc(m, d)) forward(m, d);
+  integrate(m, d);
+}
+
+void integrate(const Model& m, Data& d) {
   switch (m.opt.integrator) {
     case kIntRK4: runge_kutta4(m, d); break;
     case kIntImplicit:

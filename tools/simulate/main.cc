@@ -1,0 +1,369 @@
+// joco-simulate MODEL [-o OUT.h5] [--steps N] [--ctrl FILE.h5 | --ctrl-noise S [--seed K]]
+//               [--init KEY|FILE.h5[:/group]] [--init-row R] [--batch B --threads T] [--contacts]
+//               [--strict]
+// joco-simulate MODEL --evaluate STATES.h5 [-o OUT.h5] [--threads T]
+//
+// Rollouts of a model, written as HDF5 trajectories (schemas/trajectory.md): row t holds the state
+// at time[t], the inputs applied in the step from it, and the outputs of forward dynamics there.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "common/controls.h"
+#include "common/io.h"
+#include "common/model_input.h"
+#include "common/progress.h"
+#include "common/tool.h"
+#include "common/trajectory.h"
+#include "joco/error.h"
+#include "joco/forward.h"
+
+namespace joco::tools {
+namespace {
+
+struct Options {
+  std::string model, output = "-", ctrl, init, evaluate;
+  int64_t steps = -1;
+  double ctrl_noise = 0;
+  int64_t seed = 0;
+  int64_t init_row = 0;
+  int batch = 0;
+  int threads = 1;
+  bool contacts = false;
+  bool strict = false;
+};
+
+// The fields every row records, in the order written.
+std::vector<Field> recorded_fields(const Model& m, bool applied_forces) {
+  std::vector<Field> f = {Field::kTime, Field::kQpos, Field::kQvel};
+  if (m.na) f.push_back(Field::kAct);
+  if (m.nu) f.push_back(Field::kCtrl);
+  f.push_back(Field::kQacc);
+  if (m.nsensordata) f.push_back(Field::kSensordata);
+  if (applied_forces) {
+    f.push_back(Field::kQfrcApplied);
+    f.push_back(Field::kXfrcApplied);
+  }
+  for (Field x : {Field::kQfrcActuator, Field::kQfrcConstraint, Field::kQfrcBias, Field::kNcon, Field::kNefc,
+                  Field::kSolverNiter}) {
+    f.push_back(x);
+  }
+  return f;
+}
+
+// One rollout or evaluation held in memory until written: every field's rows, and contacts.
+struct Recording {
+  std::map<Field, std::vector<double>> values;
+  std::vector<ContactRecord> contacts;
+
+  void record(const Model& m, const Data& d, const std::vector<Field>& fields, int64_t row, bool with_contacts) {
+    for (Field f : fields) {
+      std::vector<double>& v = values[f];
+      switch (f) {
+        case Field::kTime: v.push_back(d.time); break;
+        case Field::kQpos: v.insert(v.end(), d.qpos, d.qpos + m.nq); break;
+        case Field::kQvel: v.insert(v.end(), d.qvel, d.qvel + m.nv); break;
+        case Field::kAct: v.insert(v.end(), d.act, d.act + m.na); break;
+        case Field::kCtrl: v.insert(v.end(), d.ctrl, d.ctrl + m.nu); break;
+        case Field::kQacc: v.insert(v.end(), d.qacc, d.qacc + m.nv); break;
+        case Field::kSensordata: v.insert(v.end(), d.sensordata, d.sensordata + m.nsensordata); break;
+        case Field::kQfrcApplied: v.insert(v.end(), d.qfrc_applied, d.qfrc_applied + m.nv); break;
+        case Field::kXfrcApplied: v.insert(v.end(), d.xfrc_applied, d.xfrc_applied + 6 * m.nbody); break;
+        case Field::kQfrcActuator: v.insert(v.end(), d.qfrc_actuator, d.qfrc_actuator + m.nv); break;
+        case Field::kQfrcConstraint: v.insert(v.end(), d.qfrc_constraint, d.qfrc_constraint + m.nv); break;
+        case Field::kQfrcBias: v.insert(v.end(), d.qfrc_bias, d.qfrc_bias + m.nv); break;
+        case Field::kNcon: v.push_back(d.ncon); break;
+        case Field::kNefc: v.push_back(d.nefc); break;
+        case Field::kSolverNiter: v.push_back(d.solver_iter); break;
+        default: break;
+      }
+    }
+    if (!with_contacts) return;
+    for (int i = 0; i < d.ncon; ++i) {
+      const Contact& c = d.contact[i];
+      ContactRecord r;
+      r.row = row;
+      r.geom1 = c.geom1;
+      r.geom2 = c.geom2;
+      std::memcpy(r.pos, c.pos, sizeof(r.pos));
+      std::memcpy(r.frame, c.frame, sizeof(r.frame));
+      r.dist = c.dist;
+      if (c.efc_address >= 0) {
+        for (int k = 0; k < c.dim && k < 6; ++k) r.force[k] = d.efc_force[c.efc_address + k];
+      }
+      contacts.push_back(r);
+    }
+  }
+
+  void write(TrajectoryWriter& w, bool with_contacts) const {
+    for (const auto& [field, v] : values) w.append(field, v);
+    if (with_contacts) {
+      w.enable_contacts();
+      w.append_contacts(contacts);
+    }
+  }
+};
+
+// The initial state: the model's, a keyframe (name or index), or a row of a trajectory file.
+void initial_state(const Model& m, Data& d, const Options& o) {
+  reset_data(m, d);
+  if (o.init.empty()) return;
+  int key = m.name_to_id(kObjKey, o.init);
+  if (key < 0 && !o.init.empty() && std::all_of(o.init.begin(), o.init.end(), ::isdigit)) key = std::stoi(o.init);
+  if (key >= 0) {
+    if (key >= m.nkey) throw UsageError("--init " + o.init + ": the model has " + std::to_string(m.nkey) + " keyframes");
+    reset_to_keyframe(m, d, key);
+    return;
+  }
+  if (o.init.find(".h5") == std::string::npos && o.init.find(".hdf5") == std::string::npos) {
+    throw UsageError("--init " + o.init + ": no keyframe of that name, and not an HDF5 file");
+  }
+  Trajectory t = TrajectoryInput::open(o.init).single();
+  t.validate(m, {Field::kQpos});
+  const int64_t rows = static_cast<int64_t>(t.rows());
+  const int64_t row = o.init_row < 0 ? rows + o.init_row : o.init_row;
+  if (row < 0 || row >= rows) {
+    throw UsageError("--init-row " + std::to_string(o.init_row) + ": " + t.where() + " has " + std::to_string(rows) +
+                     " rows");
+  }
+  const size_t r = static_cast<size_t>(row);
+  t.read_into(Field::kQpos, r, 1, {d.qpos, static_cast<size_t>(m.nq)});
+  if (t.has(Field::kQvel)) t.read_into(Field::kQvel, r, 1, {d.qvel, static_cast<size_t>(m.nv)});
+  if (m.na && t.has(Field::kAct)) t.read_into(Field::kAct, r, 1, {d.act, static_cast<size_t>(m.na)});
+  if (t.has(Field::kTime)) t.read_into(Field::kTime, r, 1, {&d.time, 1});
+  if (t.has(Field::kQacc)) t.read_into(Field::kQacc, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
+}
+
+// One rollout of `steps` steps: steps + 1 rows.
+Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource& controls, int64_t steps,
+                  const std::vector<Field>& fields, Progress* progress) {
+  Recording rec;
+  initial_state(m, d, o);
+  for (int64_t t = 0; t <= steps; ++t) {
+    controls.apply(m, d, static_cast<size_t>(t));
+    const int warnings_before = d.warning[kWarnBadQpos].number + d.warning[kWarnBadQvel].number +
+                                d.warning[kWarnBadQacc].number;
+    if (check_pos(m, d)) check_vel(m, d);
+    forward(m, d);
+    if (!check_acc(m, d)) forward(m, d);
+    const int warnings_after = d.warning[kWarnBadQpos].number + d.warning[kWarnBadQvel].number +
+                               d.warning[kWarnBadQacc].number;
+    if (o.strict && warnings_after > warnings_before) {
+      throw RuntimeError("the simulation diverged at step " + std::to_string(t) + " (time " +
+                         std::to_string(d.time) + "); --strict stops here");
+    }
+    rec.record(m, d, fields, t, o.contacts);
+    if (t < steps) integrate(m, d);
+    if (progress) progress->advance();
+  }
+  return rec;
+}
+
+// A few numbers about a rollout, on standard error at -v.
+void summarize(const Model& m, const Data& d, const Recording& rec, int64_t steps, double seconds) {
+  double contacts = 0, rows = 0;
+  auto ncon = rec.values.find(Field::kNcon);
+  if (ncon != rec.values.end()) {
+    for (double c : ncon->second) contacts += c;
+    rows = static_cast<double>(ncon->second.size());
+  }
+  spdlog::info("model '{}': nq={} nv={} nu={} nbody={} ngeom={}", m.model_name(), m.nq, m.nv, m.nu, m.nbody, m.ngeom);
+  spdlog::info("{} steps of {} s to time {:.4f} s in {:.3f} s wall ({:.0f} steps/s), {:.2f} contacts per step", steps,
+               m.opt.timestep, d.time, seconds, seconds > 0 ? static_cast<double>(steps) / seconds : 0.0,
+               rows > 0 ? contacts / rows : 0.0);
+  int warnings = 0;
+  for (const WarningStat& w : d.warning) warnings += w.number;
+  if (warnings) spdlog::warn("{} warnings during the rollout", warnings);
+}
+
+void write_attributes(TrajectoryWriter& w, const Options& o) {
+  if (!o.ctrl.empty()) w.set_attribute("controls", o.ctrl);
+  if (o.ctrl_noise > 0) {
+    w.set_attribute("ctrl_noise", o.ctrl_noise);
+    w.set_attribute("seed", o.seed);
+  }
+  if (!o.init.empty()) w.set_attribute("init", o.init);
+}
+
+int simulate(const Options& o, const ToolContext& ctx) {
+  const Model m = load_model(o.model);
+  ControlSource controls;
+  if (!o.ctrl.empty()) {
+    controls = ControlSource::from_file(o.ctrl, m);
+  } else if (o.ctrl_noise > 0) {
+    controls = ControlSource::noise(o.ctrl_noise, o.seed);
+  }
+  int64_t steps = o.steps;
+  if (steps < 0) steps = controls.rows() ? static_cast<int64_t>(*controls.rows()) - 1 : 1000;
+  const std::vector<Field> fields = recorded_fields(m, controls.is_file());
+  WriterOptions wo;
+  wo.model_name = std::string(m.model_name());
+  wo.creator = ctx.name + " " JOCO_VERSION;
+  wo.command = command_line();
+  TrajectoryFileWriter file(o.output, m, wo);
+  const int rollouts = std::max(o.batch, 1);
+  Progress progress("simulating", rollouts * (steps + 1), !ctx.quiet());
+  const auto start = std::chrono::steady_clock::now();
+  if (o.batch == 0) {
+    Data d(m);
+    const Recording rec = rollout(m, d, o, controls, steps, fields, &progress);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    summarize(m, d, rec, steps, seconds);
+    TrajectoryWriter& w = file.trajectory();
+    rec.write(w, o.contacts);
+    write_attributes(w, o);
+    w.close();
+  } else {
+    // Worker threads simulate rollouts (one Data each); this thread writes them in order (HDF5 is
+    // not thread-safe).
+    std::vector<std::optional<Recording>> done(static_cast<size_t>(rollouts));
+    std::mutex mutex;
+    std::atomic<int> next{0};
+    std::exception_ptr failure;
+    auto worker = [&]() {
+      try {
+        Data d(m);
+        for (int b = next++; b < rollouts; b = next++) {
+          Recording rec = rollout(m, d, o, controls.with_seed_offset(b), steps, fields, &progress);
+          std::lock_guard<std::mutex> lock(mutex);
+          done[static_cast<size_t>(b)] = std::move(rec);
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+        next = rollouts;
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+    for (int b = 0; b < rollouts; ++b) {
+      TrajectoryWriter& w = file.rollout(b);
+      done[static_cast<size_t>(b)]->write(w, o.contacts);
+      write_attributes(w, o);
+      w.set_attribute("seed", o.seed + b);
+      w.close();
+      done[static_cast<size_t>(b)].reset();
+    }
+  }
+  progress.finish();
+  file.commit();
+  spdlog::info("{} rollout(s) of {} steps written to {}", rollouts, steps, display_name(o.output, true));
+  return kExitOk;
+}
+
+// Forward dynamics at every row of every trajectory in STATES.h5, in parallel over rows. Each row
+// warm-starts the constraint solver with the previous row's qacc when the file has it, as the
+// rollout that wrote the file did, so a rollout's own qacc is reproduced exactly.
+int evaluate(const Options& o, const ToolContext& ctx) {
+  const Model m = load_model(o.model);
+  TrajectoryInput input = TrajectoryInput::open(o.evaluate);
+  const std::vector<std::string> groups = input.trajectory_groups();
+  WriterOptions wo;
+  wo.model_name = std::string(m.model_name());
+  wo.creator = ctx.name + " " JOCO_VERSION;
+  wo.command = command_line();
+  TrajectoryFileWriter file(o.output, m, wo);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    Trajectory t = input.trajectory(groups[g]);
+    t.validate(m, {Field::kQpos});
+    const size_t rows = t.rows();
+    auto read = [&](Field f) { return t.has(f) ? std::optional<Matrix>(t.read(f)) : std::nullopt; };
+    const Matrix qpos = t.read(Field::kQpos);
+    const auto qvel = read(Field::kQvel), act = read(Field::kAct), ctrl = read(Field::kCtrl),
+               time = read(Field::kTime), qacc = read(Field::kQacc), qfrc_applied = read(Field::kQfrcApplied),
+               xfrc_applied = read(Field::kXfrcApplied);
+    const bool applied = qfrc_applied || xfrc_applied;
+    const std::vector<Field> fields = recorded_fields(m, applied);
+    std::vector<Recording> results(rows);
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex mutex;
+    Progress progress("evaluating " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
+    auto worker = [&]() {
+      try {
+        Data d(m);
+        for (size_t r = next++; r < rows; r = next++) {
+          reset_data(m, d);
+          auto copy_row = [&](const std::optional<Matrix>& x, double* dst, int n, size_t row) {
+            if (x && n > 0) std::memcpy(dst, x->row(row), sizeof(double) * static_cast<size_t>(n));
+          };
+          std::memcpy(d.qpos, qpos.row(r), sizeof(double) * static_cast<size_t>(m.nq));
+          copy_row(qvel, d.qvel, m.nv, r);
+          copy_row(act, d.act, m.na, r);
+          copy_row(ctrl, d.ctrl, m.nu, r);
+          copy_row(qfrc_applied, d.qfrc_applied, m.nv, r);
+          copy_row(xfrc_applied, d.xfrc_applied, 6 * m.nbody, r);
+          if (time) d.time = (*time)(r, 0);
+          if (r > 0) copy_row(qacc, d.qacc_warmstart, m.nv, r - 1);
+          forward(m, d);
+          results[r].record(m, d, fields, static_cast<int64_t>(r), o.contacts);
+          progress.advance();
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+        next = rows;
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int th = 0; th < std::max(1, o.threads); ++th) pool.emplace_back(worker);
+    for (std::thread& th : pool) th.join();
+    if (failure) std::rethrow_exception(failure);
+    progress.finish();
+    Recording all;
+    for (Recording& r : results) {
+      for (auto& [field, v] : r.values) all.values[field].insert(all.values[field].end(), v.begin(), v.end());
+      all.contacts.insert(all.contacts.end(), r.contacts.begin(), r.contacts.end());
+    }
+    TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
+    all.write(w, o.contacts);
+    w.set_attribute("evaluated", o.evaluate);
+    w.close();
+  }
+  file.commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace joco::tools
+
+int main(int argc, char** argv) {
+  joco::tools::Options o;
+  return joco::tools::run_tool(
+      argc, argv, "joco-simulate", "Simulate a model and write its trajectory as HDF5.",
+      [&](CLI::App& app) {
+        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")->required();
+        app.add_option("-o,--output", o.output, "Output HDF5 file (- for standard output, the default)");
+        app.add_option("--steps", o.steps, "Number of steps (default: the control file's rows - 1, else 1000)")
+            ->check(CLI::NonNegativeNumber);
+        auto* ctrl = app.add_option("--ctrl", o.ctrl, "Controls (and applied forces) from FILE.h5[:/group]");
+        auto* noise = app.add_option("--ctrl-noise", o.ctrl_noise,
+                                     "Pseudo-random controls: this fraction of each control range "
+                                     "(mujoco-testspeed's scheme)")
+                          ->check(CLI::Range(0.0, 1.0));
+        ctrl->excludes(noise);
+        app.add_option("--seed", o.seed, "Seed of the control noise")->check(CLI::NonNegativeNumber);
+        app.add_option("--init", o.init, "Initial state: keyframe name or index, or FILE.h5[:/group]");
+        app.add_option("--init-row", o.init_row, "Row of the --init trajectory (negative: from the end)");
+        auto* batch = app.add_option("--batch", o.batch, "Number of rollouts, written as /rollout_NNNNN groups")
+                          ->check(CLI::PositiveNumber);
+        app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")->check(CLI::Range(1, 1024));
+        app.add_flag("--contacts", o.contacts, "Write the contact table");
+        app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
+        auto* evaluate = app.add_option("--evaluate", o.evaluate,
+                                        "Forward dynamics at every row of STATES.h5, no integration");
+        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise);
+      },
+      [&](const joco::tools::ToolContext& ctx) {
+        return o.evaluate.empty() ? joco::tools::simulate(o, ctx) : joco::tools::evaluate(o, ctx);
+      });
+}
