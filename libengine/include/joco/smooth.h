@@ -87,9 +87,15 @@ void energy_vel(const Model& m, Data& d);
 // ---- acceleration
 // --------------------------------------------------------------------------------
 
-// Body accelerations (cacc), external forces (cfrc_ext, from xfrc_applied) and interaction forces
-// with the parent (cfrc_int), once qacc is known (mj_rnePostConstraint).
+// Body accelerations (cacc), external forces (cfrc_ext: xfrc_applied, contact forces and the
+// wrenches of connect and weld constraints, from efc_force) and interaction forces with the parent
+// (cfrc_int), once qacc and the constraint forces are known (mj_rnePostConstraint).
 void rne_post_constraint(const Model& m, Data& d);
+
+// The force and torque of contact `id` in its contact frame, [normal, tangent1, tangent2, spin,
+// roll1, roll2], decoded from efc_force (pyramidal or elliptic cones; mj_contactForce). Zero for
+// a contact without constraint rows.
+void contact_force(const Model& m, const Data& d, int id, double result[6]);
 
 // ---- configuration space
 // -------------------------------------------------------------------------

@@ -17,11 +17,11 @@ TEST_P(CrbOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-// Armature (joint_zoo, shadow hand), long chains (flag), many free bodies (stacked_boxes).
+// Armature (joint_zoo, shadow hand), long chains (flag), several free bodies.
 INSTANTIATE_TEST_SUITE_P(
     Models, CrbOracle,
     ::testing::Values("smooth/joint_zoo.xml", "mujoco/model/flag/flag.xml",
-                      "mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml",
+                      "mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml",
                       "real/shadow_hand/scene_left.xml",
                       "mujoco/model/humanoid100/humanoid100.xml"));
 

@@ -120,6 +120,24 @@ inline void copy_data(const mjModel* m, const mjData* md, Data& d) {
       std::memcpy(f.data, it->second.data, f.bytes());
     }
   }
+  for (int i = 0; i < md->ncon && i < m->nconmax; ++i) {
+    const mjContact& a = md->contact[i];
+    Contact& b = d.contact[i];
+    b.dist = a.dist;
+    std::memcpy(b.pos, a.pos, sizeof(b.pos));
+    std::memcpy(b.frame, a.frame, sizeof(b.frame));
+    b.includemargin = a.includemargin;
+    std::memcpy(b.friction, a.friction, sizeof(b.friction));
+    std::memcpy(b.solref, a.solref, sizeof(b.solref));
+    std::memcpy(b.solimp, a.solimp, sizeof(b.solimp));
+    b.mu = a.mu;
+    std::memcpy(b.H, a.H, sizeof(b.H));
+    b.dim = a.dim;
+    b.geom1 = a.geom1;
+    b.geom2 = a.geom2;
+    b.exclude = a.exclude;
+    b.efc_address = a.efc_address;
+  }
   d.ne = md->ne;
   d.nf = md->nf;
   d.nefc = md->nefc;
@@ -213,7 +231,7 @@ inline void expect_match(const Comparison& c, const std::string& where) {
 }
 
 // A differential test of one stage. For each seed a random state is set in MuJoCo and carried
-// through mj_forward (contacts disabled, so that contact forces stay out of the smooth stages), the
+// through mj_forward (contacts disabled unless asked for: the smooth stages do not see them), the
 // whole of MuJoCo's data is copied to joco's, the stage's outputs are poisoned, and both engines
 // run the stage on the same inputs. Returns the worst error of each compared field.
 struct StageCheck {
@@ -224,6 +242,7 @@ struct StageCheck {
   std::function<void(OracleCase&, Comparison&)> extra;
   RandomStateOptions options;
   int seeds = 4;
+  bool contacts = false;  // keep contacts enabled in mj_forward
 };
 
 inline WorstErrors check_stage(const std::string& model, const StageCheck& check,
@@ -231,8 +250,10 @@ inline WorstErrors check_stage(const std::string& model, const StageCheck& check
   WorstErrors worst;
   OracleCase c;
   if (!load_case(model, c)) return worst;
-  c.mj->opt.disableflags |= mjDSBL_CONTACT;
-  c.m.opt.disableflags |= kDisableContact;
+  if (!check.contacts) {
+    c.mj->opt.disableflags |= mjDSBL_CONTACT;
+    c.m.opt.disableflags |= kDisableContact;
+  }
   if (setup) setup(c);
   for (int seed = 0; seed < check.seeds; ++seed) {
     RandomStateOptions options = check.options;
