@@ -28,7 +28,8 @@ void com_pos(const Model& m, Data& d);
 void camlight(const Model& m, Data& d);
 
 // Composite rigid body inertias (crb) and the joint-space inertia qM with armature, in the
-// tree-sparse layout of dof_Madr (mj_crb). Needs com_pos.
+// tree-sparse layout of dof_Madr (mj_crb). Rows of simple dofs (dof_simplenum > 0) are taken
+// from dof_M0, as MuJoCo does. Needs com_pos.
 void crb(const Model& m, Data& d);
 
 // The L'DL factorisation of qM into qLD, qLDiagInv, qLDiagSqrtInv (mj_factorM).

@@ -25,5 +25,19 @@ INSTANTIATE_TEST_SUITE_P(
                       "real/shadow_hand/scene_left.xml",
                       "mujoco/model/humanoid100/humanoid100.xml"));
 
+// Changed masses and armature at run time: MuJoCo keeps the compiled dof_M0 on the diagonal of
+// simple dofs (humanoid100's free boxes) and uses the new values elsewhere.
+TEST(CrbOracleRuntimeChanges, SimpleDofsKeepTheirCompiledInertia) {
+  oracle::StageCheck check;
+  check.fields = {"crb", "qM"};
+  check.mujoco = mj_crb;
+  check.joco = crb;
+  check.seeds = 2;
+  oracle::check_stage("mujoco/model/humanoid100/humanoid100.xml", check, [](oracle::OracleCase& c) {
+    for (int i = 0; i < c.m.nv; ++i) c.m.dof_armature[i] = c.mj->dof_armature[i] += 0.5;
+    for (int b = 0; b < c.m.nbody; ++b) c.m.body_mass[b] = c.mj->body_mass[b] *= 2;
+  });
+}
+
 }  // namespace
 }  // namespace joco
