@@ -36,8 +36,9 @@ void crb(const Model& m, Data& d);
 void factor_m(const Model& m, Data& d);
 
 // Factorises any matrix `mat` with qM's sparsity (mj_factorI): L'DL into qld (nM, may be mat),
-// 1/D into diag_inv and 1/sqrt(D) into diag_sqrt_inv (either may be null). Pivots below kMinVal
-// are raised to it with a kWarnInertia warning in d, as MuJoCo does.
+// 1/D into diag_inv and 1/sqrt(D) into diag_sqrt_inv (either may be null). Like qM, `mat` must have
+// no off-diagonals in the rows of simple dofs (dof_simplenum > 0), which are not eliminated.
+// Pivots below kMinVal are raised to it with a kWarnInertia warning in d, as MuJoCo does.
 void factor_ld(const Model& m, Data& d, const double* mat, double* qld, double* diag_inv,
                double* diag_sqrt_inv);
 

@@ -45,6 +45,9 @@ inline bool load_case(const std::string& relative, OracleCase& c) {
   }
   c.md = make_data(c.mj.get());
   c.m = model_from_mujoco(c.mj.get());
+  // MuJoCo sizes the stack for its constraint solvers (up to 500 MB here); the smooth stages need
+  // a few doubles per body, and a smaller allocation keeps the tests fast.
+  c.m.nstack = std::min(c.m.nstack, 1 << 22);
   c.d = Data(c.m);
   return true;
 }
