@@ -28,15 +28,17 @@ void com_pos(const Model& m, Data& d);
 void camlight(const Model& m, Data& d);
 
 // Composite rigid body inertias (crb) and the joint-space inertia qM with armature, in the
-// tree-sparse layout of dof_Madr (mj_crb). Needs com_pos.
+// tree-sparse layout of dof_Madr (mj_crb). Rows of simple dofs (dof_simplenum > 0) are taken
+// from dof_M0, as MuJoCo does. Needs com_pos.
 void crb(const Model& m, Data& d);
 
 // The L'DL factorisation of qM into qLD, qLDiagInv, qLDiagSqrtInv (mj_factorM).
 void factor_m(const Model& m, Data& d);
 
 // Factorises any matrix `mat` with qM's sparsity (mj_factorI): L'DL into qld (nM, may be mat),
-// 1/D into diag_inv and 1/sqrt(D) into diag_sqrt_inv (either may be null). Pivots below kMinVal
-// are raised to it with a kWarnInertia warning in d, as MuJoCo does.
+// 1/D into diag_inv and 1/sqrt(D) into diag_sqrt_inv (either may be null). Like qM, `mat` must have
+// no off-diagonals in the rows of simple dofs (dof_simplenum > 0), which are not eliminated.
+// Pivots below kMinVal are raised to it with a kWarnInertia warning in d, as MuJoCo does.
 void factor_ld(const Model& m, Data& d, const double* mat, double* qld, double* diag_inv,
                double* diag_sqrt_inv);
 
@@ -87,9 +89,15 @@ void energy_vel(const Model& m, Data& d);
 // ---- acceleration
 // --------------------------------------------------------------------------------
 
-// Body accelerations (cacc), external forces (cfrc_ext, from xfrc_applied) and interaction forces
-// with the parent (cfrc_int), once qacc is known (mj_rnePostConstraint).
+// Body accelerations (cacc), external forces (cfrc_ext: xfrc_applied, contact forces and the
+// wrenches of connect and weld constraints, from efc_force) and interaction forces with the parent
+// (cfrc_int), once qacc and the constraint forces are known (mj_rnePostConstraint).
 void rne_post_constraint(const Model& m, Data& d);
+
+// The force and torque of contact `id` in its contact frame, [normal, tangent1, tangent2, spin,
+// roll1, roll2], decoded from efc_force (pyramidal or elliptic cones; mj_contactForce). Zero for
+// a contact without constraint rows.
+void contact_force(const Model& m, const Data& d, int id, double result[6]);
 
 // ---- configuration space
 // -------------------------------------------------------------------------

@@ -22,7 +22,7 @@ TEST_P(CamlightOracle, MatchesMuJoCo) {
 INSTANTIATE_TEST_SUITE_P(Models, CamlightOracle,
                          ::testing::Values("smooth/cameras_lights.xml",
                                            "mujoco/model/humanoid/humanoid.xml",
-                                           "mujoco/model/humanoid/22_humanoids.xml",
+                                           "mujoco/model/humanoid100/humanoid100.xml",
                                            "real/anybotics_anymal_c/scene.xml"));
 
 }  // namespace

@@ -24,7 +24,7 @@ INSTANTIATE_TEST_SUITE_P(Models, ComPosOracle,
                                            "mujoco-tests/test__user__testdata__capsule_inertia.xml",
                                            "mujoco-tests/test__testdata__model.xml",
                                            "mujoco/model/composite/scene.xml",
-                                           "mujoco/model/humanoid/22_humanoids.xml",
+                                           "mujoco/model/humanoid100/humanoid100.xml",
                                            "real/shadow_hand/scene_right.xml"));
 
 }  // namespace

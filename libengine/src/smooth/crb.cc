@@ -21,10 +21,17 @@ void crb(const Model& m, Data& d) {
   }
 
   // M(i, j) = cdof_j' crb_i cdof_i for j an ancestor of i (or i itself), crb of dof i's body.
+  // Simple dofs (dof_simplenum > 0, as the compiler found them) have a constant diagonal and no
+  // off-diagonals: like MuJoCo, their row is dof_M0 (which includes armature) and zeros.
   for (int i = 0; i < m.nv; ++i) {
+    int adr = m.dof_Madr[i];
+    if (m.dof_simplenum[i]) {
+      d.qM[adr] = m.dof_M0[i];
+      for (int j = m.dof_parentid[i]; j >= 0; j = m.dof_parentid[j]) d.qM[++adr] = 0;
+      continue;
+    }
     double force[6];
     inertia_mul_motion(force, d.crb + 10 * m.dof_bodyid[i], d.cdof + 6 * i);
-    int adr = m.dof_Madr[i];
     d.qM[adr] = dot6(force, d.cdof + 6 * i) + m.dof_armature[i];
     for (int j = m.dof_parentid[i]; j >= 0; j = m.dof_parentid[j]) {
       d.qM[++adr] = dot6(force, d.cdof + 6 * j);

@@ -17,13 +17,27 @@ TEST_P(CrbOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-// Armature (joint_zoo, shadow hand), long chains (flag), many free bodies (stacked_boxes).
+// Armature (joint_zoo, shadow hand), long chains (flag), several free bodies.
 INSTANTIATE_TEST_SUITE_P(
     Models, CrbOracle,
     ::testing::Values("smooth/joint_zoo.xml", "mujoco/model/flag/flag.xml",
-                      "mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml",
+                      "mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml",
                       "real/shadow_hand/scene_left.xml",
                       "mujoco/model/humanoid100/humanoid100.xml"));
+
+// Changed masses and armature at run time: MuJoCo keeps the compiled dof_M0 on the diagonal of
+// simple dofs (humanoid100's free boxes) and uses the new values elsewhere.
+TEST(CrbOracleRuntimeChanges, SimpleDofsKeepTheirCompiledInertia) {
+  oracle::StageCheck check;
+  check.fields = {"crb", "qM"};
+  check.mujoco = mj_crb;
+  check.joco = crb;
+  check.seeds = 2;
+  oracle::check_stage("mujoco/model/humanoid100/humanoid100.xml", check, [](oracle::OracleCase& c) {
+    for (int i = 0; i < c.m.nv; ++i) c.m.dof_armature[i] = c.mj->dof_armature[i] += 0.5;
+    for (int b = 0; b < c.m.nbody; ++b) c.m.body_mass[b] = c.mj->body_mass[b] *= 2;
+  });
+}
 
 }  // namespace
 }  // namespace joco

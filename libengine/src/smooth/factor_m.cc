@@ -19,6 +19,7 @@ void factor_ld(const Model& m, Data& d, const double* mat, double* qld, double* 
       raise_warning(d, kWarnInertia, k);
       qld[madr[k]] = kMinVal;
     }
+    if (m.dof_simplenum[k]) continue;  // no off-diagonals to eliminate
     const double inv_dkk = 1 / qld[madr[k]];
     // Row k's off-diagonals are its ancestors i in chain order; the part of row k from i on lines
     // up entry by entry with row i (i's own ancestors follow i in both).

@@ -34,7 +34,7 @@ INSTANTIATE_TEST_SUITE_P(Models, FactorMOracle,
                                            "mujoco-tests/test__user__testdata__auto_limits.xml",
                                            "mujoco/model/humanoid/humanoid.xml",
                                            "real/franka_sim/bi-franka_panda.xml",
-                                           "mujoco/model/composite/softbox.xml"));
+                                           "mujoco/model/composite/cloth.xml"));
 
 }  // namespace
 }  // namespace joco

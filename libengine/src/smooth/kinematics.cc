@@ -106,12 +106,18 @@ void kinematics(const Model& m, Data& d) {
     double* xmat = d.xmat + 9 * b;
     quat_to_mat(xmat, quat);
 
-    double offset[3];
-    mat_vec3(offset, xmat, m.body_ipos + 3 * b);
-    add3(d.xipos + 3 * b, pos, offset);
-    double iquat[4];
-    quat_mul(iquat, quat, m.body_iquat + 4 * b);
-    quat_to_mat(d.ximat + 9 * b, iquat);
+    if (m.body_sameframe[b]) {
+      // The inertial frame is the body frame.
+      copy3(d.xipos + 3 * b, pos);
+      for (int k = 0; k < 9; ++k) d.ximat[9 * b + k] = xmat[k];
+    } else {
+      double offset[3];
+      mat_vec3(offset, xmat, m.body_ipos + 3 * b);
+      add3(d.xipos + 3 * b, pos, offset);
+      double iquat[4];
+      quat_mul(iquat, quat, m.body_iquat + 4 * b);
+      quat_to_mat(d.ximat + 9 * b, iquat);
+    }
   }
 
   for (int g = 0; g < m.ngeom; ++g) {

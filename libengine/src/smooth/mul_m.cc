@@ -8,8 +8,13 @@ void mul_m(const Model& m, const Data& d, double* res, const double* vec) {
   const int* parent = m.dof_parentid;
   const double* qM = d.qM;
   for (int i = 0; i < m.nv; ++i) res[i] = qM[madr[i]] * vec[i];
-  // Each stored off-diagonal M(i, j) = M(j, i) contributes to both rows.
+  // Each stored off-diagonal M(i, j) = M(j, i) contributes to both rows; simple rows have none.
+  const int* simple = m.dof_simplenum;
   for (int i = 0; i < m.nv; ++i) {
+    if (simple[i]) {
+      i += simple[i] - 1;
+      continue;
+    }
     int adr = madr[i] + 1;
     double sum = 0;
     const double vi = vec[i];

@@ -12,9 +12,10 @@ namespace {
 inline void solve_lt(const Model& m, double* x, const double* qld) {
   const int* madr = m.dof_Madr;
   const int* parent = m.dof_parentid;
+  const int* simple = m.dof_simplenum;
   for (int i = m.nv - 1; i >= 0; --i) {
     const double xi = x[i];
-    if (xi == 0) continue;
+    if (xi == 0 || simple[i]) continue;
     int adr = madr[i] + 1;
     for (int j = parent[i]; j >= 0; j = parent[j]) x[j] -= qld[adr++] * xi;
   }
@@ -24,7 +25,12 @@ inline void solve_lt(const Model& m, double* x, const double* qld) {
 inline void solve_l(const Model& m, double* x, const double* qld) {
   const int* madr = m.dof_Madr;
   const int* parent = m.dof_parentid;
+  const int* simple = m.dof_simplenum;
   for (int i = 0; i < m.nv; ++i) {
+    if (simple[i]) {
+      i += simple[i] - 1;  // a run of rows without off-diagonals
+      continue;
+    }
     int adr = madr[i] + 1;
     double sum = 0;
     for (int j = parent[i]; j >= 0; j = parent[j]) sum += qld[adr++] * x[j];

@@ -45,6 +45,9 @@ inline bool load_case(const std::string& relative, OracleCase& c) {
   }
   c.md = make_data(c.mj.get());
   c.m = model_from_mujoco(c.mj.get());
+  // MuJoCo sizes the stack for its constraint solvers (up to 500 MB here); the smooth stages need
+  // a few doubles per body, and a smaller allocation keeps the tests fast.
+  c.m.nstack = std::min(c.m.nstack, 1 << 22);
   c.d = Data(c.m);
   return true;
 }
@@ -119,6 +122,24 @@ inline void copy_data(const mjModel* m, const mjData* md, Data& d) {
     if (it != theirs.end() && it->second.bytes == f.bytes() && f.bytes() > 0) {
       std::memcpy(f.data, it->second.data, f.bytes());
     }
+  }
+  for (int i = 0; i < md->ncon && i < m->nconmax; ++i) {
+    const mjContact& a = md->contact[i];
+    Contact& b = d.contact[i];
+    b.dist = a.dist;
+    std::memcpy(b.pos, a.pos, sizeof(b.pos));
+    std::memcpy(b.frame, a.frame, sizeof(b.frame));
+    b.includemargin = a.includemargin;
+    std::memcpy(b.friction, a.friction, sizeof(b.friction));
+    std::memcpy(b.solref, a.solref, sizeof(b.solref));
+    std::memcpy(b.solimp, a.solimp, sizeof(b.solimp));
+    b.mu = a.mu;
+    std::memcpy(b.H, a.H, sizeof(b.H));
+    b.dim = a.dim;
+    b.geom1 = a.geom1;
+    b.geom2 = a.geom2;
+    b.exclude = a.exclude;
+    b.efc_address = a.efc_address;
   }
   d.ne = md->ne;
   d.nf = md->nf;
@@ -213,7 +234,7 @@ inline void expect_match(const Comparison& c, const std::string& where) {
 }
 
 // A differential test of one stage. For each seed a random state is set in MuJoCo and carried
-// through mj_forward (contacts disabled, so that contact forces stay out of the smooth stages), the
+// through mj_forward (contacts disabled unless asked for: the smooth stages do not see them), the
 // whole of MuJoCo's data is copied to joco's, the stage's outputs are poisoned, and both engines
 // run the stage on the same inputs. Returns the worst error of each compared field.
 struct StageCheck {
@@ -224,6 +245,7 @@ struct StageCheck {
   std::function<void(OracleCase&, Comparison&)> extra;
   RandomStateOptions options;
   int seeds = 4;
+  bool contacts = false;  // keep contacts enabled in mj_forward
 };
 
 inline WorstErrors check_stage(const std::string& model, const StageCheck& check,
@@ -231,8 +253,10 @@ inline WorstErrors check_stage(const std::string& model, const StageCheck& check
   WorstErrors worst;
   OracleCase c;
   if (!load_case(model, c)) return worst;
-  c.mj->opt.disableflags |= mjDSBL_CONTACT;
-  c.m.opt.disableflags |= kDisableContact;
+  if (!check.contacts) {
+    c.mj->opt.disableflags |= mjDSBL_CONTACT;
+    c.m.opt.disableflags |= kDisableContact;
+  }
   if (setup) setup(c);
   for (int seed = 0; seed < check.seeds; ++seed) {
     RandomStateOptions options = check.options;
