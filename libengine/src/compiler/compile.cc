@@ -11,6 +11,7 @@
 #include "compiler/orientation.h"
 #include "compiler/set_const.h"
 #include "joco/error.h"
+#include "math/eig3.h"
 #include "math/vec.h"
 
 namespace joco::compiler {
@@ -438,7 +439,7 @@ class Compiler {
       const auto& f = *in.fullinertia;  // ixx iyy izz ixy ixz iyz
       const double full[9] = {f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]};
       double eig[3], q[4];
-      principal_axes(full, eig, q);
+      math::eig3(eig, q, full);
       b.inertia = {eig[0], eig[1], eig[2]};
       double combined[4];
       math::quat_mul(combined, frame.data(), q);
@@ -509,7 +510,7 @@ class Compiler {
       }
     }
     double eig[3], q[4];
-    principal_axes(total, eig, q);
+    math::eig3(eig, q, total);
     b.inertia = {eig[0], eig[1], eig[2]};
     b.iquat = {q[0], q[1], q[2], q[3]};
     b.ipos = {com[0], com[1], com[2]};

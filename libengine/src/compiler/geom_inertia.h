@@ -1,5 +1,5 @@
-// Volume, surface area and inertia of primitive geoms (per unit density), and the principal-axes
-// decomposition of a symmetric 3x3 inertia.
+// Volume and inertia of primitive geoms (per unit density). Principal axes of composite inertias
+// come from math/eig3.h.
 #pragma once
 
 #include "compiler/spec.h"
@@ -14,9 +14,5 @@ struct GeomMassProperties {
 // For primitive types (sphere, capsule, ellipsoid, cylinder, box); planes and height fields have
 // none. `shell` places the mass on the surface (then "volume" is the surface area).
 GeomMassProperties primitive_mass_properties(int type, const Vec3& size, bool shell);
-
-// Eigen-decomposition of a symmetric 3x3 matrix (row-major): eigenvalues in decreasing order and
-// the rotation (as a quaternion) whose columns are the matching eigenvectors.
-void principal_axes(const double* matrix, double* eigenvalues, double* quat);
 
 }  // namespace joco::compiler

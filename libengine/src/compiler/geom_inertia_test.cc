@@ -2,36 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
-
-#include "math/vec.h"
 
 namespace joco::compiler {
 namespace {
-
-TEST(PrincipalAxes, ReconstructsRandomSymmetricMatrices) {
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (int trial = 0; trial < 200; ++trial) {
-    double a[9];
-    for (int i = 0; i < 3; ++i) {
-      for (int j = i; j < 3; ++j) a[3 * i + j] = a[3 * j + i] = u(rng);
-    }
-    double eig[3], q[4];
-    principal_axes(a, eig, q);
-    EXPECT_GE(eig[0], eig[1]);
-    EXPECT_GE(eig[1], eig[2]);
-    double r[9], tmp[9], back[9];
-    math::quat_to_mat(r, q);
-    const double d[9] = {eig[0], 0, 0, 0, eig[1], 0, 0, 0, eig[2]};
-    math::mat_mat3(tmp, r, d);
-    math::mat_mat_t3(back, tmp, r);
-    // The iteration stops once the rotation angle is below ~1e-6 (as MuJoCo's does), so the
-    // reconstruction is exact to that order, not to rounding.
-    for (int i = 0; i < 9; ++i) EXPECT_NEAR(back[i], a[i], 1e-6) << "trial " << trial;
-    EXPECT_NEAR(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3], 1, 1e-14);
-  }
-}
 
 TEST(PrimitiveInertia, CapsuleIsCylinderPlusHemispheres) {
   // r = 0.1, half length 0.3: volume pi r^2 L + 4/3 pi r^3 and the parallel-axis composition.

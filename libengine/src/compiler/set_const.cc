@@ -29,13 +29,12 @@ void evaluate_position(const Model& m, Data& d) {
   factor_m(m, d);
 }
 
-// dof_M0 and dof_invweight0: the diagonal of M and of inv(M) at qpos0; ball and free joints share
+// dof_invweight0: the diagonal of inv(M) at qpos0; ball and free joints share
 // one value per rotational (and translational) triple, their mean.
 void dof_weights(Model& m, const Data& d) {
   std::vector<double> unit(static_cast<size_t>(m.nv)), column(static_cast<size_t>(m.nv));
   std::vector<double> inverse_diagonal(static_cast<size_t>(m.nv));
   for (int i = 0; i < m.nv; ++i) {
-    m.dof_M0[i] = d.qM[m.dof_Madr[i]];
     std::fill(unit.begin(), unit.end(), 0.0);
     unit[static_cast<size_t>(i)] = 1;
     solve_m(m, d, column.data(), unit.data(), 1);
@@ -217,10 +216,21 @@ void statistics(Model& m, const Data& d, const StatisticSettings& given) {
 
 }  // namespace
 
+// dof_M0, the diagonal of M at qpos0. The pipeline reads the diagonal of simple dofs from dof_M0,
+// so this evaluation treats every dof as not simple.
+void diagonal_inertia(Model& m, Data& d) {
+  std::vector<int> simplenum(m.dof_simplenum, m.dof_simplenum + m.nv);
+  std::fill(m.dof_simplenum, m.dof_simplenum + m.nv, 0);
+  evaluate_position(m, d);
+  for (int i = 0; i < m.nv; ++i) m.dof_M0[i] = d.qM[m.dof_Madr[i]];
+  std::copy(simplenum.begin(), simplenum.end(), m.dof_simplenum);
+}
+
 void set_const(Model& m, const ModelSpec& spec) {
   subtree_masses(m);
   Data d(m);
   std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
+  diagonal_inertia(m, d);
   evaluate_position(m, d);
   dof_weights(m, d);
   body_weights(m, d);
