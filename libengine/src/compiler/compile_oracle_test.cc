@@ -19,7 +19,7 @@ const std::set<std::string> kNotYetFilled = {
     "body_invweight0", "dof_invweight0", "dof_M0",          "tendon_invweight0", "tendon_length0",
     "tendon_lengthspring", "actuator_acc0", "actuator_length0", "actuator_lengthrange", "cam_poscom0",
     "cam_pos0", "cam_mat0", "light_poscom0", "light_pos0", "light_dir0", "stat.meaninertia",
-    "stat.meanmass", "stat.meansize", "stat.extent", "stat.center", "geom_fluid", "tex_rgb",
+    "stat.meanmass", "stat.meansize", "stat.extent", "stat.center", "geom_fluid",
     // connect anchors in body2 and weld relative poses are evaluated at qpos0
     "eq_data"};
 
@@ -61,6 +61,10 @@ std::vector<std::string> all_models() {
     if (entry.path().extension() == ".xml") models.push_back("mujoco-tests/" + entry.path().filename().string());
   }
   std::sort(models.begin() + 4, models.end());
+  // texture and height field assets (testdata/textures/README.md)
+  for (const char* name : {"builtin", "cube", "hfield", "png_2d", "real_pngs", "strippath"}) {
+    models.push_back(std::string("textures/") + name + ".xml");
+  }
   return models;
 }
 
