@@ -45,16 +45,21 @@ void register_names(const std::vector<Spec>& items, std::vector<std::string>& na
 
 // Height field data from MuJoCo's binary format: int32 nrow, int32 ncol, then nrow*ncol float32
 // elevations, row by row, and nothing more.
-std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& ncol, const Origin& origin,
-                                      const std::string& name) {
+std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& ncol,
+                                      const Origin& origin, const std::string& name) {
   const std::vector<uint8_t> bytes = read_binary_file(path);
   int32_t header[2] = {0, 0};
-  if (bytes.size() < sizeof(header)) fail(origin, name, "height field file '" + path + "' is too short");
+  if (bytes.size() < sizeof(header)) {
+    fail(origin, name, "height field file '" + path + "' is too short");
+  }
   std::memcpy(header, bytes.data(), sizeof(header));
-  if (header[0] <= 0 || header[1] <= 0) fail(origin, name, "height field file '" + path + "' has non-positive dimensions");
+  if (header[0] <= 0 || header[1] <= 0) {
+    fail(origin, name, "height field file '" + path + "' has non-positive dimensions");
+  }
   const uint64_t n = static_cast<uint64_t>(header[0]) * static_cast<uint64_t>(header[1]);
   if (n > (uint64_t{1} << 28) || bytes.size() != sizeof(header) + 4 * n) {
-    fail(origin, name, "height field file '" + path + "' does not hold nrow*ncol floats after its header");
+    fail(origin, name,
+         "height field file '" + path + "' does not hold nrow*ncol floats after its header");
   }
   nrow = header[0];
   ncol = header[1];
@@ -65,10 +70,11 @@ std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& n
 
 // Height field data from a PNG: the elevation is the red channel (the grey level of grey images),
 // and the image's bottom row is the field's first row.
-std::vector<float> read_hfield_png(const std::string& path, int& nrow, int& ncol, const Origin& origin,
-                                   const std::string& name) {
+std::vector<float> read_hfield_png(const std::string& path, int& nrow, int& ncol,
+                                   const Origin& origin, const std::string& name) {
   const RgbImage image = decode_png(read_binary_file(path), path);
-  if (uint64_t{1} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) > (uint64_t{1} << 28)) {
+  if (uint64_t{1} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) >
+      (uint64_t{1} << 28)) {
     fail(origin, name, "height field image '" + path + "' is too large");
   }
   nrow = image.height;
@@ -77,7 +83,8 @@ std::vector<float> read_hfield_png(const std::string& path, int& nrow, int& ncol
   for (size_t r = 0; r < static_cast<size_t>(nrow); ++r) {
     const size_t src_row = static_cast<size_t>(nrow) - 1 - r;
     for (size_t c = 0; c < static_cast<size_t>(ncol); ++c) {
-      data[r * static_cast<size_t>(ncol) + c] = image.rgb[3 * (src_row * static_cast<size_t>(ncol) + c)];
+      data[r * static_cast<size_t>(ncol) + c] =
+          image.rgb[3 * (src_row * static_cast<size_t>(ncol) + c)];
     }
   }
   return data;
@@ -139,14 +146,19 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
   }
   for (size_t i = 0; i < spec.hfields.size(); ++i) {
     const HfieldSpec& h = spec.hfields[i];
-    if (a.hfield_names[i].empty()) fail(h.origin, "", "a height field needs a name (or a file to take it from)");
+    if (a.hfield_names[i].empty()) {
+      fail(h.origin, "", "a height field needs a name (or a file to take it from)");
+    }
     CompiledHfield c;
     c.size = h.size;
     for (double s : h.size) {
       if (!(s > 0)) fail(h.origin, h.name, "height field sizes must be positive");
     }
     if (!h.file.empty()) {
-      if (h.nrow != 0 || h.ncol != 0) fail(h.origin, h.name, "a height field takes its size from its file; nrow and ncol must not be given");
+      if (h.nrow != 0 || h.ncol != 0) {
+        fail(h.origin, h.name,
+             "a height field takes its size from its file; nrow and ncol must not be given");
+      }
       const std::string path = resolve_asset_path(h.file, spec.compiler.meshdir, spec);
       const std::string ext = fs::path(path).extension().string();
       const bool png = ext.size() == 4 && std::tolower(static_cast<unsigned char>(ext[1])) == 'p' &&
@@ -156,8 +168,12 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
                    : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
       normalize_elevations(c.data);
     } else {
-      if (h.nrow <= 0 || h.ncol <= 0) fail(h.origin, h.name, "a height field needs a file or positive nrow and ncol");
-      if (int64_t{h.nrow} * h.ncol > (int64_t{1} << 28)) fail(h.origin, h.name, "height field is too large");
+      if (h.nrow <= 0 || h.ncol <= 0) {
+        fail(h.origin, h.name, "a height field needs a file or positive nrow and ncol");
+      }
+      if (int64_t{h.nrow} * h.ncol > (int64_t{1} << 28)) {
+        fail(h.origin, h.name, "height field is too large");
+      }
       c.nrow = h.nrow;
       c.ncol = h.ncol;
       c.data.assign(static_cast<size_t>(h.nrow) * static_cast<size_t>(h.ncol), 0.0f);

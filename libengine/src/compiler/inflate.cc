@@ -42,10 +42,10 @@ class BitReader {
  private:
   const uint8_t* data_;
   size_t size_;
-  size_t next_ = 0;         // next byte to load into the buffer
-  uint64_t buffer_ = 0;     // loaded, unconsumed bits
-  int count_ = 0;           // number of bits in buffer_
-  uint64_t consumed_ = 0;   // bits consumed so far
+  size_t next_ = 0;        // next byte to load into the buffer
+  uint64_t buffer_ = 0;    // loaded, unconsumed bits
+  int count_ = 0;          // number of bits in buffer_
+  uint64_t consumed_ = 0;  // bits consumed so far
 };
 
 constexpr int kMaxCodeLength = 15;
@@ -117,16 +117,17 @@ class Huffman {
 };
 
 // RFC 1951, section 3.2.5.
-constexpr std::array<uint16_t, 29> kLengthBase = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,
-                                                  15, 17, 19, 23, 27, 31, 35, 43, 51,  59,
+constexpr std::array<uint16_t, 29> kLengthBase = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+                                                  15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
                                                   67, 83, 99, 115, 131, 163, 195, 227, 258};
 constexpr std::array<uint8_t, 29> kLengthExtra = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                                   2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 constexpr std::array<uint16_t, 30> kDistanceBase = {
     1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
     193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-constexpr std::array<uint8_t, 30> kDistanceExtra = {0, 0, 0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,
-                                                    6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+constexpr std::array<uint8_t, 30> kDistanceExtra = {0, 0, 0,  0,  1,  1,  2,  2,  3,  3,
+                                                    4, 4, 5,  5,  6,  6,  7,  7,  8,  8,
+                                                    9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 // The order in which a dynamic block sends the lengths of the code-length code.
 constexpr std::array<uint8_t, 19> kCodeLengthOrder = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
                                                       11, 4,  12, 3, 13, 2, 14, 1, 15};
@@ -160,7 +161,9 @@ class Inflater {
     in_.align_to_byte();
     const uint32_t len = in_.bits(16);
     const uint32_t nlen = in_.bits(16);
-    if ((len ^ 0xffffu) != nlen) throw InflateError("stored block length does not match its complement");
+    if ((len ^ 0xffffu) != nlen) {
+      throw InflateError("stored block length does not match its complement");
+    }
     room(len);
     for (uint32_t i = 0; i < len; ++i) out_.push_back(static_cast<uint8_t>(in_.bits(8)));
   }
@@ -173,7 +176,7 @@ class Inflater {
     std::fill(lengths.begin() + 280, lengths.end(), 8);
     literal_.build(lengths.data(), 288);
     lengths.fill(5);
-    distance_.build(lengths.data(), 30);
+    distance_.build(lengths.data(), 32);  // codes 30 and 31 exist but are invalid
   }
 
   void dynamic_tables() {
@@ -182,7 +185,9 @@ class Inflater {
     const int ncode = static_cast<int>(in_.bits(4)) + 4;
     if (nlit > 286 || ndist > 30) throw InflateError("too many length or distance codes");
     std::array<uint8_t, 19> code_lengths{};
-    for (int i = 0; i < ncode; ++i) code_lengths[kCodeLengthOrder[static_cast<size_t>(i)]] = static_cast<uint8_t>(in_.bits(3));
+    for (int i = 0; i < ncode; ++i) {
+      code_lengths[kCodeLengthOrder[static_cast<size_t>(i)]] = static_cast<uint8_t>(in_.bits(3));
+    }
     Huffman code_length_code;
     code_length_code.build(code_lengths.data(), 19);
 

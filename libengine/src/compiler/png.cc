@@ -76,7 +76,9 @@ Header parse_header(const uint8_t* p, uint32_t length) {
   h.depth = p[8];
   h.color = p[9];
   if (h.width == 0 || h.height == 0) throw PngError("zero image width or height");
-  if (h.width > 0x7fffffffu || h.height > 0x7fffffffu) throw PngError("image width or height too large");
+  if (h.width > 0x7fffffffu || h.height > 0x7fffffffu) {
+    throw PngError("image width or height too large");
+  }
   if (channels_of(h.color) == 0) throw PngError("invalid colour type " + std::to_string(h.color));
   if (!depth_allowed(h.color, h.depth)) {
     throw PngError("bit depth " + std::to_string(h.depth) + " is not allowed for colour type " +
@@ -101,8 +103,13 @@ std::vector<Pass> passes_of(const Header& h) {
     passes.push_back({0, 0, 1, 1, h.width, h.height});
     return passes;
   }
-  static constexpr std::array<std::array<uint32_t, 4>, 7> kAdam7 = {
-      {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}}};
+  static constexpr std::array<std::array<uint32_t, 4>, 7> kAdam7 = {{{0, 0, 8, 8},
+                                                                     {4, 0, 8, 8},
+                                                                     {0, 4, 4, 8},
+                                                                     {2, 0, 4, 4},
+                                                                     {0, 2, 2, 4},
+                                                                     {1, 0, 2, 2},
+                                                                     {0, 1, 1, 2}}};
   for (const auto& [x0, y0, dx, dy] : kAdam7) {
     const uint64_t w = h.width > x0 ? (h.width - x0 + dx - 1) / dx : 0;
     const uint64_t hh = h.height > y0 ? (h.height - y0 + dy - 1) / dy : 0;
@@ -153,7 +160,9 @@ class Decoder {
     bits_per_pixel_ = channels_ * h.depth;
   }
 
-  uint64_t line_bytes(uint64_t width) const { return (width * static_cast<uint64_t>(bits_per_pixel_) + 7) / 8; }
+  uint64_t line_bytes(uint64_t width) const {
+    return (width * static_cast<uint64_t>(bits_per_pixel_) + 7) / 8;
+  }
 
   uint64_t raw_size() const {
     if (uint64_t{3} * h_.width * h_.height > kMaxRawBytes) throw PngError("image is too large");
@@ -221,7 +230,9 @@ class Decoder {
       }
       case 3: {
         const size_t index = static_cast<size_t>(sample(line, x));
-        if (3 * index + 2 < palette_.size()) std::copy_n(palette_.begin() + static_cast<std::ptrdiff_t>(3 * index), 3, out);
+        if (3 * index + 2 < palette_.size()) {
+          std::copy_n(palette_.begin() + static_cast<std::ptrdiff_t>(3 * index), 3, out);
+        }
         return;  // an index past the palette stays black
       }
       default:
@@ -237,7 +248,8 @@ class Decoder {
 
 RgbImage decode(const std::vector<uint8_t>& bytes) {
   static constexpr std::array<uint8_t, 8> kSignature = {137, 80, 78, 71, 13, 10, 26, 10};
-  if (bytes.size() < kSignature.size() || !std::equal(kSignature.begin(), kSignature.end(), bytes.begin())) {
+  if (bytes.size() < kSignature.size() ||
+      !std::equal(kSignature.begin(), kSignature.end(), bytes.begin())) {
     throw PngError("not a PNG file (bad signature)");
   }
   Header header;
@@ -253,14 +265,20 @@ RgbImage decode(const std::vector<uint8_t>& bytes) {
       throw PngError("chunk '" + name + "' runs past the end of the file");
     }
     const uint8_t* data = type + 4;
-    if (crc32(type, length + 4) != be32(data + length)) throw PngError("CRC mismatch in chunk '" + name + "'");
-    if (!have_header && name != "IHDR") throw PngError("the first chunk is '" + name + "', not IHDR");
+    if (crc32(type, length + 4) != be32(data + length)) {
+      throw PngError("CRC mismatch in chunk '" + name + "'");
+    }
+    if (!have_header && name != "IHDR") {
+      throw PngError("the first chunk is '" + name + "', not IHDR");
+    }
     if (name == "IHDR") {
       if (have_header) throw PngError("more than one IHDR chunk");
       header = parse_header(data, length);
       have_header = true;
     } else if (name == "PLTE") {
-      if (length == 0 || length % 3 != 0 || length > 3 * 256) throw PngError("invalid palette size");
+      if (length == 0 || length % 3 != 0 || length > 3 * 256) {
+        throw PngError("invalid palette size");
+      }
       palette.assign(data, data + length);
     } else if (name == "IDAT") {
       idat.insert(idat.end(), data, data + length);
@@ -298,7 +316,8 @@ RgbImage decode_png(const std::vector<uint8_t>& bytes, const std::string& name) 
 std::vector<uint8_t> read_binary_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path + ": cannot read file");
   return bytes;
 }

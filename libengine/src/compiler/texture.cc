@@ -30,7 +30,9 @@ uint8_t to_byte(double v) {
   return static_cast<uint8_t>(static_cast<int64_t>(v) & 0xff);
 }
 
-Rgb to_rgb(const Vec3& c) { return {to_byte(255 * c[0]), to_byte(255 * c[1]), to_byte(255 * c[2])}; }
+Rgb to_rgb(const Vec3& c) {
+  return {to_byte(255 * c[0]), to_byte(255 * c[1]), to_byte(255 * c[2])};
+}
 
 // Pixel i of n mapped to [-1, 1], ends included (NaN for a single pixel, as in MuJoCo, whose
 // gradient then comes out black).
@@ -95,15 +97,20 @@ Image read_image(const TextureSpec& t, const std::string& path) {
   } else {
     int32_t size[2] = {0, 0};
     if (bytes.size() >= sizeof(size)) std::memcpy(size, bytes.data(), sizeof(size));
-    const uint64_t n = size[0] > 0 && size[1] > 0 ? uint64_t{3} * static_cast<uint64_t>(size[0]) * static_cast<uint64_t>(size[1]) : 0;
+    const uint64_t n = size[0] > 0 && size[1] > 0 ? uint64_t{3} * static_cast<uint64_t>(size[0]) *
+                                                        static_cast<uint64_t>(size[1])
+                                                  : 0;
     if (n == 0 || n > kMaxTextureBytes || bytes.size() != sizeof(size) + n) {
-      fail(t, "'" + path + "' is not a PNG file (by its extension) and not a valid custom texture file (int32 width, int32 height, then width*height RGB bytes)");
+      fail(t, "'" + path +
+                  "' is not a PNG file (by its extension) and not a valid custom texture file "
+                  "(int32 width, int32 height, then width*height RGB bytes)");
     }
     image.width = size[0];
     image.height = size[1];
     image.rgb.assign(bytes.begin() + sizeof(size), bytes.end());
   }
-  if (uint64_t{3} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) > kMaxTextureBytes) {
+  if (uint64_t{3} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) >
+      kMaxTextureBytes) {
     fail(t, "'" + path + "' is too large for a texture");
   }
   return image;
@@ -114,11 +121,15 @@ void flip(Image& image, bool hflip, bool vflip) {
   uint8_t* p = image.rgb.data();
   if (hflip) {
     for (size_t r = 0; r < h; ++r) {
-      for (size_t c = 0; c < w / 2; ++c) std::swap_ranges(p + 3 * (r * w + c), p + 3 * (r * w + c) + 3, p + 3 * (r * w + w - 1 - c));
+      for (size_t c = 0; c < w / 2; ++c) {
+        std::swap_ranges(p + 3 * (r * w + c), p + 3 * (r * w + c) + 3, p + 3 * (r * w + w - 1 - c));
+      }
     }
   }
   if (vflip) {
-    for (size_t r = 0; r < h / 2; ++r) std::swap_ranges(p + 3 * r * w, p + 3 * (r + 1) * w, p + 3 * (h - 1 - r) * w);
+    for (size_t r = 0; r < h / 2; ++r) {
+      std::swap_ranges(p + 3 * r * w, p + 3 * (r + 1) * w, p + 3 * (h - 1 - r) * w);
+    }
   }
 }
 
@@ -136,7 +147,9 @@ CompiledTexture empty_cube(const TextureSpec& t, int size) {
   c.height = 6 * size;
   const Rgb fill = to_rgb(t.rgb1);
   c.rgb.resize(uint64_t{3} * static_cast<uint64_t>(size) * static_cast<uint64_t>(c.height));
-  for (size_t i = 0; i < c.rgb.size(); i += 3) std::copy(fill.begin(), fill.end(), c.rgb.begin() + static_cast<std::ptrdiff_t>(i));
+  for (size_t i = 0; i < c.rgb.size(); i += 3) {
+    std::copy(fill.begin(), fill.end(), c.rgb.begin() + static_cast<std::ptrdiff_t>(i));
+  }
   return c;
 }
 
@@ -144,16 +157,21 @@ CompiledTexture empty_cube(const TextureSpec& t, int size) {
 // faces cut from a grid of square cells as gridlayout says.
 CompiledTexture cube_from_file(const TextureSpec& t, const ModelSpec& spec) {
   const int rows = t.gridsize[0], cols = t.gridsize[1];
-  if (rows <= 0 || cols <= 0 || rows * cols > 12) fail(t, "gridsize must be positive with at most 12 cells");
+  if (rows <= 0 || cols <= 0 || rows * cols > 12) {
+    fail(t, "gridsize must be positive with at most 12 cells");
+  }
   for (int i = 0; i < rows * cols && i < static_cast<int>(t.gridlayout.size()); ++i) {
-    if (t.gridlayout[static_cast<size_t>(i)] != '.' && !std::strchr(kFaceLetters, t.gridlayout[static_cast<size_t>(i)])) {
+    if (t.gridlayout[static_cast<size_t>(i)] != '.' &&
+        !std::strchr(kFaceLetters, t.gridlayout[static_cast<size_t>(i)])) {
       fail(t, "gridlayout may only contain the characters '.RLUDFB'");
     }
   }
   const Image image = load(t, t.file, spec);
-  if (image.width % cols != 0 || image.height % rows != 0 || image.width / cols != image.height / rows) {
-    fail(t, "the size of '" + t.file + "' (" + std::to_string(image.width) + " x " + std::to_string(image.height) +
-                ") is not a grid of " + std::to_string(rows) + " x " + std::to_string(cols) + " square cells");
+  if (image.width % cols != 0 || image.height % rows != 0 ||
+      image.width / cols != image.height / rows) {
+    fail(t, "the size of '" + t.file + "' (" + std::to_string(image.width) + " x " +
+                std::to_string(image.height) + ") is not a grid of " + std::to_string(rows) +
+                " x " + std::to_string(cols) + " square cells");
   }
   const int size = image.width / cols;
   if (rows == 1 && cols == 1) {
@@ -171,9 +189,12 @@ CompiledTexture cube_from_file(const TextureSpec& t, const ModelSpec& spec) {
     const size_t face = static_cast<size_t>(std::strchr(kFaceLetters, letter) - kFaceLetters);
     const size_t cell_row = static_cast<size_t>(i / cols), cell_col = static_cast<size_t>(i % cols);
     for (size_t r = 0; r < static_cast<size_t>(size); ++r) {
-      const size_t src = 3 * ((cell_row * static_cast<size_t>(size) + r) * static_cast<size_t>(image.width) + cell_col * static_cast<size_t>(size));
+      const size_t src =
+          3 * ((cell_row * static_cast<size_t>(size) + r) * static_cast<size_t>(image.width) +
+               cell_col * static_cast<size_t>(size));
       std::copy_n(image.rgb.begin() + static_cast<std::ptrdiff_t>(src), line,
-                  c.rgb.begin() + static_cast<std::ptrdiff_t>((face * static_cast<size_t>(size) + r) * line));
+                  c.rgb.begin() +
+                      static_cast<std::ptrdiff_t>((face * static_cast<size_t>(size) + r) * line));
     }
   }
   return c;
@@ -187,14 +208,23 @@ CompiledTexture cube_from_files(const TextureSpec& t, const ModelSpec& spec) {
     if (t.cubefiles[f].empty()) continue;
     faces[f] = load(t, t.cubefiles[f], spec);
     if (faces[f].width != faces[f].height) fail(t, "'" + t.cubefiles[f] + "' is not square");
-    if (size != 0 && faces[f].width != size) fail(t, "'" + t.cubefiles[f] + "' differs in size from the other faces");
+    if (size != 0 && faces[f].width != size) {
+      fail(t, "'" + t.cubefiles[f] + "' differs in size from the other faces");
+    }
     size = faces[f].width;
   }
-  if (size == 0) fail(t, "a cube or skybox texture needs builtin, file, or at least one of fileright, fileleft, fileup, filedown, filefront, fileback");
+  if (size == 0) {
+    fail(t,
+         "a cube or skybox texture needs builtin, file, or at least one of fileright, fileleft, "
+         "fileup, filedown, filefront, fileback");
+  }
   CompiledTexture c = empty_cube(t, size);
   const size_t face_bytes = 3 * static_cast<size_t>(size) * static_cast<size_t>(size);
   for (size_t f = 0; f < 6; ++f) {
-    if (!faces[f].rgb.empty()) std::copy(faces[f].rgb.begin(), faces[f].rgb.end(), c.rgb.begin() + static_cast<std::ptrdiff_t>(f * face_bytes));
+    if (!faces[f].rgb.empty()) {
+      std::copy(faces[f].rgb.begin(), faces[f].rgb.end(),
+                c.rgb.begin() + static_cast<std::ptrdiff_t>(f * face_bytes));
+    }
   }
   return c;
 }
@@ -233,7 +263,9 @@ CompiledTexture builtin_texture(const TextureSpec& t, MarkRandom& random) {
   const int width = t.width;
   const int face_height = cube ? width : t.height;  // cube faces are square; height is unused
   const int nface = cube ? 6 : 1;
-  if (uint64_t{3} * static_cast<uint64_t>(width) * static_cast<uint64_t>(face_height) * static_cast<uint64_t>(nface) > kMaxTextureBytes) {
+  if (uint64_t{3} * static_cast<uint64_t>(width) * static_cast<uint64_t>(face_height) *
+          static_cast<uint64_t>(nface) >
+      kMaxTextureBytes) {
     fail(t, "texture is too large");
   }
   CompiledTexture c;
@@ -247,17 +279,20 @@ CompiledTexture builtin_texture(const TextureSpec& t, MarkRandom& random) {
     for (int r = 0; r < face_height; ++r) {
       for (int col = 0; col < width; ++col, px += 3) {
         if (t.builtin == 1) {
-          const auto [w1, w2] = cube ? cube_gradient(face, r, col, width) : plane_gradient(r, col, width, face_height);
+          const auto [w1, w2] = cube ? cube_gradient(face, r, col, width)
+                                     : plane_gradient(r, col, width, face_height);
           for (size_t k = 0; k < 3; ++k) px[k] = to_byte(255 * (w1 * t.rgb1[k] + w2 * t.rgb2[k]));
         } else if (t.builtin == 2) {
           // 2 x 2 squares; the front and back faces of a cube start with rgb2
           const bool first = ((r < face_height / 2) == (col < width / 2)) != (face >= 4);
           std::copy_n((first ? rgb1 : rgb2).begin(), 3, px);
         } else {
-          std::copy_n((cube && face == 3 ? rgb2 : rgb1).begin(), 3, px);  // flat; a cube's bottom is rgb2
+          std::copy_n((cube && face == 3 ? rgb2 : rgb1).begin(), 3,
+                      px);  // flat; a cube's bottom is rgb2
         }
-        const bool marked = (t.mark == 1 && (r == 0 || r == face_height - 1 || col == 0 || col == width - 1)) ||
-                            (t.mark == 2 && (r == face_height / 2 || col == width / 2));
+        const bool marked =
+            (t.mark == 1 && (r == 0 || r == face_height - 1 || col == 0 || col == width - 1)) ||
+            (t.mark == 2 && (r == face_height / 2 || col == width / 2));
         if (marked) std::copy_n(mark.begin(), 3, px);
       }
     }
@@ -285,7 +320,9 @@ CompiledTexture make_texture(const TextureSpec& t, const ModelSpec& spec, MarkRa
     c.rgb = std::move(image.rgb);
     return c;
   }
-  if (t.type == kTexture2D) fail(t, "a 2d texture needs builtin or file (it cannot come from separate face files)");
+  if (t.type == kTexture2D) {
+    fail(t, "a 2d texture needs builtin or file (it cannot come from separate face files)");
+  }
   return cube_from_files(t, spec);
 }
 

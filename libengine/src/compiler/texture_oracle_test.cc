@@ -44,7 +44,9 @@ std::string number(double v) {
 
 // A model of `count` random builtin textures.
 std::string random_textures(std::mt19937& rng, int count, int max_size) {
-  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  auto uniform = [&](double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng);
+  };
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   auto colour = [&](int mode) {
     std::string s;
@@ -68,10 +70,11 @@ std::string random_textures(std::mt19937& rng, int count, int max_size) {
     const int mode = pick(4);
     const std::string rgb1 = colour(mode == 3 ? 1 : mode);
     const std::string rgb2 = mode == 3 ? rgb1 : colour(pick(3));  // mode 3: equal k/255 colours
-    xml << "<texture name=\"t" << i << "\" type=\"" << kTypes[type] << "\" builtin=\"" << kBuiltins[pick(3)]
-        << "\" mark=\"" << kMarks[pick(4)] << "\" random=\"" << number(uniform(0, 1)) << "\" width=\"" << width
-        << "\" height=\"" << height << "\" rgb1=\"" << rgb1 << "\" rgb2=\"" << rgb2 << "\" markrgb=\""
-        << colour(pick(3)) << "\"/>\n";
+    xml << "<texture name=\"t" << i << "\" type=\"" << kTypes[type] << "\" builtin=\""
+        << kBuiltins[pick(3)] << "\" mark=\"" << kMarks[pick(4)] << "\" random=\""
+        << number(uniform(0, 1)) << "\" width=\"" << width << "\" height=\"" << height
+        << "\" rgb1=\"" << rgb1 << "\" rgb2=\"" << rgb2 << "\" markrgb=\"" << colour(pick(3))
+        << "\"/>\n";
   }
   xml << "</asset><worldbody/></mujoco>\n";
   return xml.str();
@@ -93,9 +96,10 @@ std::string compare_textures(const Model& m, const mjModel* mj) {
       const int a = m.tex_rgb[m.tex_adr[t] + k], b = mj->tex_rgb[mj->tex_adr[t] + k];
       if (a != b) {
         const int pixel = k / 3;
-        return "texture t" + std::to_string(t) + " pixel (row " + std::to_string(pixel / m.tex_width[t]) + ", col " +
-               std::to_string(pixel % m.tex_width[t]) + ") channel " + std::to_string(k % 3) + ": joco " +
-               std::to_string(a) + ", MuJoCo " + std::to_string(b);
+        return "texture t" + std::to_string(t) + " pixel (row " +
+               std::to_string(pixel / m.tex_width[t]) + ", col " +
+               std::to_string(pixel % m.tex_width[t]) + ") channel " + std::to_string(k % 3) +
+               ": joco " + std::to_string(a) + ", MuJoCo " + std::to_string(b);
       }
     }
   }
@@ -109,7 +113,10 @@ TEST(TextureOracle, RandomBuiltinTexturesMatchMuJoCoByteForByte) {
   for (int seed = 0; seed < models; ++seed) {
     std::mt19937 rng(static_cast<uint32_t>(seed));
     const char* max_size = std::getenv("JOCO_TEXTURE_MAX_SIZE");
-    const std::string xml = random_textures(rng, 60, !sweep ? 40 : max_size ? std::atoi(max_size) : 96);
+    const std::string xml = random_textures(rng, 60,
+                                            !sweep     ? 40
+                                            : max_size ? std::atoi(max_size)
+                                                       : 96);
     std::string error;
     auto mj = load_mujoco_text(xml, &error);
     ASSERT_TRUE(mj) << "MuJoCo rejects seed " << seed << ": " << error;
