@@ -202,6 +202,7 @@ def main():
     hfield_bin('negative', 3, 2, [-5e10, -4e10, -3e10, -2e10, -1.5e10, -2.5e10])
     hfield_bin('tiny_range', 2, 2, [1e-20, 2e-20, 3e-20, 1.5e-20])  # range below 1e-15: not divided
     hfield_bin('constant', 2, 3, [4.5] * 6)
+    write('png/mixed_case.PnG', png_bytes(noise_image(3, 2, 2, 8), 2, 8))  # a PNG whatever the case
 
 
 if __name__ == '__main__':

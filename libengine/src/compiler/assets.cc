@@ -1,7 +1,6 @@
 #include "compiler/assets.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -160,12 +159,8 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
              "a height field takes its size from its file; nrow and ncol must not be given");
       }
       const std::string path = resolve_asset_path(h.file, spec.compiler.meshdir, spec);
-      const std::string ext = fs::path(path).extension().string();
-      const bool png = ext.size() == 4 && std::tolower(static_cast<unsigned char>(ext[1])) == 'p' &&
-                       std::tolower(static_cast<unsigned char>(ext[2])) == 'n' &&
-                       std::tolower(static_cast<unsigned char>(ext[3])) == 'g';
-      c.data = png ? read_hfield_png(path, c.nrow, c.ncol, h.origin, h.name)
-                   : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
+      c.data = has_png_extension(path) ? read_hfield_png(path, c.nrow, c.ncol, h.origin, h.name)
+                                       : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
       normalize_elevations(c.data);
     } else {
       if (h.nrow <= 0 || h.ncol <= 0) {

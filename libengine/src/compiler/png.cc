@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -311,6 +312,13 @@ RgbImage decode_png(const std::vector<uint8_t>& bytes, const std::string& name) 
   } catch (const PngError& e) {
     throw InputError(name + ": invalid PNG: " + e.what());
   }
+}
+
+bool has_png_extension(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string ext = path.substr(path.size() - 4);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".png";
 }
 
 std::vector<uint8_t> read_binary_file(const std::string& path) {

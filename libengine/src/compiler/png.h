@@ -20,6 +20,9 @@ struct RgbImage {
 // data is not a valid PNG.
 RgbImage decode_png(const std::vector<uint8_t>& bytes, const std::string& name);
 
+// Whether a file name ends in ".png", in any case: MuJoCo reads such files as PNG.
+bool has_png_extension(const std::string& path);
+
 // Reads a whole file; throws InputError naming it when it cannot be read.
 std::vector<uint8_t> read_binary_file(const std::string& path);
 

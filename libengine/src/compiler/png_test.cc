@@ -202,6 +202,13 @@ TEST(Png, EveryClassOfMalformedFileIsAnInputErrorNamingTheFile) {
   expect_error(png({ihdr(2, 2, 8, 0), chunk("IDAT", {0x78}), iend}), "too short");
 }
 
+TEST(Png, ExtensionInAnyCase) {
+  for (const char* name : {"a.png", "dir.x/b.PNG", "c.PnG", ".png"})
+    EXPECT_TRUE(has_png_extension(name)) << name;
+  for (const char* name : {"a.png.bin", "png", "a.pn", "a_png", ""})
+    EXPECT_FALSE(has_png_extension(name)) << name;
+}
+
 TEST(Png, UnreadableFileIsAnInputErrorNamingIt) {
   const std::string path = test::testdata("textures/png/no_such_file.png");
   try {

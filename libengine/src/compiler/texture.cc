@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <numbers>
 
@@ -83,13 +82,12 @@ struct Image {
   std::vector<uint8_t> rgb;
 };
 
-// A texture file: PNG when the extension is .png or .PNG, else MuJoCo's custom format (int32
+// A texture file: PNG when the extension is .png (in any case), else MuJoCo's custom format (int32
 // width, int32 height, then width*height RGB bytes, nothing more).
 Image read_image(const TextureSpec& t, const std::string& path) {
-  const std::string ext = std::filesystem::path(path).extension().string();
   const std::vector<uint8_t> bytes = read_binary_file(path);
   Image image;
-  if (ext == ".png" || ext == ".PNG") {
+  if (has_png_extension(path)) {
     RgbImage png = decode_png(bytes, path);
     image.width = png.width;
     image.height = png.height;
