@@ -159,8 +159,15 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
              "a height field takes its size from its file; nrow and ncol must not be given");
       }
       const std::string path = resolve_asset_path(h.file, spec.compiler.meshdir, spec);
-      c.data = has_png_extension(path) ? read_hfield_png(path, c.nrow, c.ncol, h.origin, h.name)
-                                       : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
+      try {  // file errors name the file; add the element
+        c.data = has_png_extension(path)
+                     ? read_hfield_png(path, c.nrow, c.ncol, h.origin, h.name)
+                     : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) fail(h.origin, h.name, what);
+        throw;
+      }
       normalize_elevations(c.data);
     } else {
       if (h.nrow <= 0 || h.ncol <= 0) {

@@ -85,14 +85,20 @@ struct Image {
 // A texture file: PNG when the extension is .png (in any case), else MuJoCo's custom format (int32
 // width, int32 height, then width*height RGB bytes, nothing more).
 Image read_image(const TextureSpec& t, const std::string& path) {
-  const std::vector<uint8_t> bytes = read_binary_file(path);
   Image image;
-  if (has_png_extension(path)) {
-    RgbImage png = decode_png(bytes, path);
-    image.width = png.width;
-    image.height = png.height;
-    image.rgb = std::move(png.rgb);
-  } else {
+  std::vector<uint8_t> bytes;
+  try {  // file errors name the file; add the element
+    bytes = read_binary_file(path);
+    if (has_png_extension(path)) {
+      RgbImage png = decode_png(bytes, path);
+      image.width = png.width;
+      image.height = png.height;
+      image.rgb = std::move(png.rgb);
+    }
+  } catch (const InputError& e) {
+    fail(t, e.what());
+  }
+  if (!has_png_extension(path)) {
     int32_t size[2] = {0, 0};
     if (bytes.size() >= sizeof(size)) std::memcpy(size, bytes.data(), sizeof(size));
     const uint64_t n = size[0] > 0 && size[1] > 0 ? uint64_t{3} * static_cast<uint64_t>(size[0]) *
