@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "compiler/png.h"
 #include "compiler/texture.h"
 #include "joco/error.h"
 
@@ -42,22 +43,49 @@ void register_names(const std::vector<Spec>& items, std::vector<std::string>& na
   }
 }
 
-// Height field data from a binary file: int32 nrow, int32 ncol, then nrow*ncol float32 elevations.
-std::vector<float> read_hfield_file(const std::string& path, int& nrow, int& ncol, const Origin& origin,
-                                    const std::string& name) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(origin, name, "cannot open height field file '" + path + "'");
-  int32_t header[2];
-  if (!in.read(reinterpret_cast<char*>(header), sizeof(header)) || header[0] <= 0 || header[1] <= 0) {
-    fail(origin, name, "height field file '" + path + "' has an invalid header");
+// Height field data from MuJoCo's binary format: int32 nrow, int32 ncol, then nrow*ncol float32
+// elevations, row by row, and nothing more.
+std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& ncol,
+                                      const Origin& origin, const std::string& name) {
+  const std::vector<uint8_t> bytes = read_binary_file(path);
+  int32_t header[2] = {0, 0};
+  if (bytes.size() < sizeof(header)) {
+    fail(origin, name, "height field file '" + path + "' is too short");
+  }
+  std::memcpy(header, bytes.data(), sizeof(header));
+  if (header[0] <= 0 || header[1] <= 0) {
+    fail(origin, name, "height field file '" + path + "' has non-positive dimensions");
+  }
+  const uint64_t n = static_cast<uint64_t>(header[0]) * static_cast<uint64_t>(header[1]);
+  if (n > (uint64_t{1} << 28) || bytes.size() != sizeof(header) + 4 * n) {
+    fail(origin, name,
+         "height field file '" + path + "' does not hold nrow*ncol floats after its header");
   }
   nrow = header[0];
   ncol = header[1];
-  const int64_t n = int64_t{nrow} * ncol;
-  if (n > (int64_t{1} << 28)) fail(origin, name, "height field file '" + path + "' is too large");
   std::vector<float> data(static_cast<size_t>(n));
-  if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(n * 4))) {
-    fail(origin, name, "height field file '" + path + "' is truncated");
+  std::memcpy(data.data(), bytes.data() + sizeof(header), 4 * n);
+  return data;
+}
+
+// Height field data from a PNG: the elevation is the red channel (the grey level of grey images),
+// and the image's bottom row is the field's first row.
+std::vector<float> read_hfield_png(const std::string& path, int& nrow, int& ncol,
+                                   const Origin& origin, const std::string& name) {
+  const RgbImage image = decode_png(read_binary_file(path), path);
+  if (uint64_t{1} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) >
+      (uint64_t{1} << 28)) {
+    fail(origin, name, "height field image '" + path + "' is too large");
+  }
+  nrow = image.height;
+  ncol = image.width;
+  std::vector<float> data(static_cast<size_t>(nrow) * static_cast<size_t>(ncol));
+  for (size_t r = 0; r < static_cast<size_t>(nrow); ++r) {
+    const size_t src_row = static_cast<size_t>(nrow) - 1 - r;
+    for (size_t c = 0; c < static_cast<size_t>(ncol); ++c) {
+      data[r * static_cast<size_t>(ncol) + c] =
+          image.rgb[3 * (src_row * static_cast<size_t>(ncol) + c)];
+    }
   }
   return data;
 }
@@ -74,6 +102,23 @@ std::set<std::string> meshes_needing_hulls(const BodySpec& world) {
   std::set<std::string> out;
   collect_hull_meshes(world, out);
   return out;
+}
+
+// Elevations to [0, 1] as MuJoCo 2.2.2 does it, in float: the minimum and maximum start at -+1e10
+// and are updated so that a NaN propagates the way MuJoCo's comparisons do; the minimum is always
+// subtracted, and the range divided by only when it exceeds 1e-15.
+void normalize_elevations(std::vector<float>& data) {
+  float lo = 1e10f, hi = -1e10f;
+  for (float v : data) {
+    lo = lo < v ? lo : v;
+    hi = hi > v ? hi : v;
+  }
+  const float range = hi - lo;
+  const bool divide = static_cast<double>(range) > 1e-15;
+  for (float& v : data) {
+    v -= lo;
+    if (divide) v /= range;
+  }
 }
 
 }  // namespace
@@ -117,29 +162,52 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
     options.needhull = hulls.count(in.name) > 0;
     a.meshes.push_back(compile_mesh(in, options, mesh.origin.describe(in.name)));
   }
-  for (const TextureSpec& t : spec.textures) {
-    a.textures.push_back(make_texture(t, spec));
+  MarkRandom random;  // one generator a compile, as MuJoCo seeds rand() once
+  for (size_t i = 0; i < spec.textures.size(); ++i) {
+    const TextureSpec& t = spec.textures[i];
+    if (a.texture_names[i].empty() && t.type != kTextureSkybox) {
+      fail(t.origin, "", "a texture needs a name (or a file to take it from), except a skybox");
+    }
+    a.textures.push_back(make_texture(t, spec, random));
   }
   for (const MaterialSpec& mat : spec.materials) {
     if (!mat.texture.empty() && !a.texture_ids.count(mat.texture)) {
       fail(mat.origin, mat.name, "unknown texture '" + mat.texture + "'");
     }
   }
-  for (const HfieldSpec& h : spec.hfields) {
+  for (size_t i = 0; i < spec.hfields.size(); ++i) {
+    const HfieldSpec& h = spec.hfields[i];
+    if (a.hfield_names[i].empty()) {
+      fail(h.origin, "", "a height field needs a name (or a file to take it from)");
+    }
     CompiledHfield c;
     c.size = h.size;
     for (double s : h.size) {
       if (!(s > 0)) fail(h.origin, h.name, "height field sizes must be positive");
     }
     if (!h.file.empty()) {
+      if (h.nrow != 0 || h.ncol != 0) {
+        fail(h.origin, h.name,
+             "a height field takes its size from its file; nrow and ncol must not be given");
+      }
       const std::string path = resolve_asset_path(h.file, spec.compiler.meshdir, spec);
-      c.data = read_hfield_file(path, c.nrow, c.ncol, h.origin, h.name);
-      // Elevations are normalised to [0, 1].
-      const auto [lo, hi] = std::minmax_element(c.data.begin(), c.data.end());
-      const float low = *lo, range = *hi - *lo;
-      for (float& v : c.data) v = range > 0 ? (v - low) / range : 0.0f;
+      try {  // file errors name the file; add the element
+        c.data = has_png_extension(path)
+                     ? read_hfield_png(path, c.nrow, c.ncol, h.origin, h.name)
+                     : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) fail(h.origin, h.name, what);
+        throw;
+      }
+      normalize_elevations(c.data);
     } else {
-      if (h.nrow <= 0 || h.ncol <= 0) fail(h.origin, h.name, "a height field needs a file or nrow and ncol");
+      if (h.nrow <= 0 || h.ncol <= 0) {
+        fail(h.origin, h.name, "a height field needs a file or positive nrow and ncol");
+      }
+      if (int64_t{h.nrow} * h.ncol > (int64_t{1} << 28)) {
+        fail(h.origin, h.name, "height field is too large");
+      }
       c.nrow = h.nrow;
       c.ncol = h.ncol;
       c.data.assign(static_cast<size_t>(h.nrow) * static_cast<size_t>(h.ncol), 0.0f);

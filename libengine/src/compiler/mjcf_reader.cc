@@ -745,7 +745,13 @@ class Reader {
     a.read_keyword("type", t.type, {{"2d", kTexture2D}, {"cube", kTextureCube}, {"skybox", kTextureSkybox}});
     a.read("file", t.file);
     a.read("gridsize", t.gridsize);
-    a.read("gridlayout", t.gridlayout);
+    if (a.read("gridlayout", t.gridlayout)) {
+      // checked when given, as MuJoCo's parser does (the default is twelve dots whatever the grid)
+      if (t.gridlayout.size() > 12) a.fail("gridlayout", "must not exceed 12 characters");
+      if (static_cast<int64_t>(t.gridlayout.size()) != int64_t{t.gridsize[0]} * t.gridsize[1]) {
+        a.fail("gridlayout", "length must equal the number of grid cells (gridsize)");
+      }
+    }
     static const char* faces[6] = {"fileright", "fileleft", "fileup", "filedown", "filefront", "fileback"};
     for (int i = 0; i < 6; ++i) a.read(faces[i], t.cubefiles[static_cast<size_t>(i)]);
     a.read_keyword("builtin", t.builtin, {{"none", 0}, {"gradient", 1}, {"checker", 2}, {"flat", 3}});
