@@ -8,29 +8,10 @@
 #include <iostream>
 
 #include "common/io.h"
+#include "common/model_input.h"
 #include "common/tool.h"
 #include "joco/error.h"
 #include "joco/urdf.h"
-
-namespace {
-
-std::vector<std::string> split_path_list(const char* text) {
-  std::vector<std::string> dirs;
-  if (!text) return dirs;
-  std::string s(text);
-  size_t start = 0;
-  while (start <= s.size()) {
-    const size_t end = s.find(':', start);
-    const std::string dir =
-        s.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!dir.empty()) dirs.push_back(dir);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return dirs;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -77,7 +58,7 @@ int main(int argc, char** argv) {
           }
           options.package_paths.emplace_back(p.substr(0, eq), p.substr(eq + 1));
         }
-        options.ros_package_path = split_path_list(std::getenv("ROS_PACKAGE_PATH"));
+        options.ros_package_path = joco::tools::split_path_list(std::getenv("ROS_PACKAGE_PATH"));
         options.visual = !no_visual;
         options.default_classes = !no_classes;
         options.actuators = actuators == "motor"      ? joco::UrdfOptions::Actuators::kMotor

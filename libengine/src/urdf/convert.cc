@@ -229,7 +229,9 @@ struct OutJoint {
 class Converter {
  public:
   Converter(const Robot& r, const std::string& source, const UrdfOptions& o, UrdfReport& report)
-      : r_(r), source_(source), o_(o), report_(report) {}
+      : r_(r), source_(source), o_(o), report_(report) {
+    body_names_.reserve("world");  // MJCF's world body
+  }
 
   MjcfDocument run();
 
@@ -444,14 +446,14 @@ void Converter::add_joints(OutBody& b, int joint, bool top_level) {
     b.moving = true;
   };
   if (joint < 0) {
-    if (o_.floating) freejoint("floating_base", "--floating");
+    if (o_.floating) freejoint("floating_base", "the root set free by the option floating");
     return;
   }
   const Joint& j = r_.joints[static_cast<size_t>(joint)];
   switch (j.type) {
     case Joint::kFixed:
       if (o_.floating && is_world_link(r_.link_index.at(j.parent))) {
-        freejoint(j.name, "fixed joint to 'world' made free by --floating");
+        freejoint(j.name, "fixed joint to 'world', set free by the option floating");
       }
       return;
     case Joint::kRevolute:
@@ -581,15 +583,18 @@ void Converter::collect(int link, const Frame& t, int body, bool main,
     if (l.inertial) {
       check_inertial(*l.inertial, l.name);
       const Inertial& in = *l.inertial;
-      const Frame f = compose(t, frame_of(in.origin));
-      MassPart p;
-      p.mass = in.mass;
-      math::copy3(p.com, f.pos);
-      const auto& i = in.inertia;
-      const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
-      rotate_tensor(p.inertia, f.quat, full);
-      b.parts.push_back(p);
-      b.exact = main && b.parts.size() == 1 ? &in : nullptr;
+      const bool nothing = in.mass == 0 && in.inertia == std::array<double, 6>{0, 0, 0, 0, 0, 0};
+      if (!nothing) {  // a massless frame adds nothing, and leaves the body's inertial as written
+        const Frame f = compose(t, frame_of(in.origin));
+        MassPart p;
+        p.mass = in.mass;
+        math::copy3(p.com, f.pos);
+        const auto& i = in.inertia;
+        const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
+        rotate_tensor(p.inertia, f.quat, full);
+        b.parts.push_back(p);
+        b.exact = main && b.parts.size() == 1 ? &in : nullptr;
+      }
     } else if (!l.collisions.empty()) {
       b.inferred.emplace_back(link, t);
     }
