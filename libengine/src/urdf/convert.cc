@@ -157,11 +157,9 @@ std::string name_list(const std::vector<std::string>& names, size_t most = 8) {
   return s;
 }
 
-std::string plural(size_t n, const std::string& word) {
-  if (n == 1) return "1 " + word;
-  if (word.back() == 'y') return std::to_string(n) + " " + word.substr(0, word.size() - 1) + "ies";
-  if (word.back() == 'h') return std::to_string(n) + " " + word + "es";
-  return std::to_string(n) + " " + word + "s";
+// "1 body", "3 bodies"
+std::string quantity(size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 bool exists_file(const fs::path& p) {
@@ -197,7 +195,8 @@ struct OutBody {
   int parent = -1;  // index in Converter::bodies_, -1: the world
   XmlNode node{"body"};
   std::vector<XmlNode> joints;
-  std::vector<XmlNode> items;  // geoms and sites, in order
+  std::vector<XmlNode> items;       // geoms and sites, in order
+  std::vector<int> massless_geoms;  // items: collision geoms of links whose <inertial> says no mass
   std::vector<int> children;
   std::vector<MassPart> parts;
   std::vector<std::pair<int, Frame>> inferred;  // links without <inertial>, with collision geoms
@@ -326,7 +325,7 @@ std::string Converter::mesh_asset(const Shape& s) {
     }
     throw InputError(g.where + ": " + message);
   }
-  if (by_name) by_name_.push_back(g.filename);
+  if (by_name) by_name_.push_back(fs::path(g.filename).filename().string());
   const auto key = std::make_pair(path, g.scale);
   const auto it = mesh_index_.find(key);
   if (it != mesh_index_.end()) return meshes_[static_cast<size_t>(it->second)].name;
@@ -595,8 +594,6 @@ void Converter::collect(int link, const Frame& t, int body, bool main,
         b.parts.push_back(p);
         b.exact = main && b.parts.size() == 1 ? &in : nullptr;
       }
-    } else if (!l.collisions.empty()) {
-      b.inferred.emplace_back(link, t);
     }
   }
   std::optional<Rgba> link_rgba;
@@ -605,14 +602,42 @@ void Converter::collect(int link, const Frame& t, int body, bool main,
     if (!c && r_.materials.count(v.material)) c = r_.materials.at(v.material).rgba;
     if (c) link_rgba = c;
   }
+  size_t collision_count = 0;
   for (const Shape& s : l.collisions) {
-    if (auto g = make_geom(s, t, false, link_rgba))
-      bodies_[static_cast<size_t>(body)].items.push_back(std::move(*g));
+    if (auto g = make_geom(s, t, false, link_rgba)) {
+      OutBody& b = bodies_[static_cast<size_t>(body)];
+      if (l.inertial) b.massless_geoms.push_back(static_cast<int>(b.items.size()));
+      b.items.push_back(std::move(*g));
+      ++collision_count;
+    }
   }
+  const bool collides = collision_count > 0;
+  // Without <inertial>, the link weighs its collision geoms (those the compiler can read).
+  if (!l.inertial && collides) bodies_[static_cast<size_t>(body)].inferred.emplace_back(link, t);
   if (o_.visual) {
+    const size_t first_collision =
+        bodies_[static_cast<size_t>(body)].items.size() - collision_count;
     for (const Shape& s : l.visuals) {
-      if (auto g = make_geom(s, t, true, link_rgba))
-        bodies_[static_cast<size_t>(body)].items.push_back(std::move(*g));
+      auto g = make_geom(s, t, true, link_rgba);
+      if (!g) continue;
+      OutBody& b = bodies_[static_cast<size_t>(body)];
+      // A visual geom that repeats a collision geom of the link (same shape, place and colour) adds
+      // nothing: the collision geom is drawn too.
+      bool repeated = false;
+      for (size_t k = first_collision; k < b.items.size() && !repeated; ++k) {
+        auto strip = [](XmlNode n) {
+          n.erase("class");
+          n.erase("name");
+          return n.attributes;
+        };
+        repeated = b.items[k].name == "geom" && strip(b.items[k]) == strip(*g);
+      }
+      if (repeated) {
+        --visual_geoms_;
+        note("visual geoms identical to a collision geom of their link, not repeated", l.name);
+        continue;
+      }
+      b.items.push_back(std::move(*g));
     }
   }
   for (int j : r_.child_joints[static_cast<size_t>(link)]) {
@@ -631,6 +656,9 @@ void Converter::finish_masses() {
   for (OutBody& b : bodies_) {
     if (b.parts.empty() && !b.inferred.empty()) {
       b.infer = true;
+      // The compiler weighs every geom of the body: those of links that said "no mass" weigh
+      // nothing.
+      for (int k : b.massless_geoms) b.items[static_cast<size_t>(k)].set("density", "0");
       for (const auto& [link, frame] : b.inferred) {
         note(
             "links without <inertial>: mass from their collision geoms at density 1000 (as "
@@ -655,6 +683,7 @@ void Converter::finish_masses() {
           case Geometry::kCapsule: type = kGeomCapsule, size = {g.radius, g.length / 2, 0}; break;
           case Geometry::kSphere: type = kGeomSphere, size = {g.radius, 0, 0}; break;
           case Geometry::kMesh:
+            if (!readable_mesh_format(g.filename)) continue;
             warn(s.where, "link '" + l.name +
                               "' has no <inertial> and is fused with links that have one: its mesh "
                               "geom adds no mass");
@@ -936,9 +965,11 @@ std::vector<std::string> Converter::header() const {
   h.push_back(
       "euler=\"r p y\" is URDF's rpy: radians, about the fixed x, y and z axes in turn (eulerseq "
       "XYZ).");
-  std::string geoms = "Geoms of class \"collision\" collide";
-  if (o_.visual) geoms += "; class \"visual\" geoms are only drawn (group 2, no contacts, no mass)";
-  h.push_back(geoms + ".");
+  if (visual_geoms_ > 0) {
+    h.push_back(
+        "Visual geoms (group 2) are only drawn: no contacts, no mass. Collision geoms are in group "
+        "0.");
+  }
   if (o_.fuse_fixed) {
     h.push_back(
         "Links on fixed joints are fused into their parent body; a site keeps each one's frame and "
@@ -963,6 +994,9 @@ MjcfDocument Converter::run() {
                             "> ignored (compiler, option and size are used)");
       }
     }
+  }
+  for (const Joint& j : r_.joints) {
+    for (const std::string& e : j.ignored) note("joint elements ignored: <" + e + ">", j.name);
   }
   const Link& root = r_.links[static_cast<size_t>(r_.root)];
   world_link_ = root.name == "world";
@@ -1058,29 +1092,32 @@ MjcfDocument Converter::run() {
   // The summary.
   auto& s = report_.summary;
   size_t nlinks = r_.links.size(), njoints = r_.joints.size();
-  s.push_back("robot '" + r_.name + "': " + plural(nlinks, "link") + ", " +
-              plural(njoints, "joint") + " -> " + plural(bodies_.size(), "body") + ", " +
-              plural(out_joints_.size(), "joint") + " (hinge and slide), " +
-              plural(static_cast<size_t>(collision_geoms_), "collision geom") + ", " +
-              plural(static_cast<size_t>(visual_geoms_), "visual geom") + ", " +
-              plural(meshes_.size(), "mesh"));
+  s.push_back("robot '" + r_.name + "': " + quantity(nlinks, "link", "links") + ", " +
+              quantity(njoints, "joint", "joints") + " -> " +
+              quantity(bodies_.size(), "body", "bodies") + ", " +
+              quantity(out_joints_.size(), "joint", "joints") + " (hinge and slide), " +
+              quantity(static_cast<size_t>(collision_geoms_), "collision geom", "collision geoms") +
+              ", " + quantity(static_cast<size_t>(visual_geoms_), "visual geom", "visual geoms") +
+              ", " + quantity(meshes_.size(), "mesh", "meshes"));
   if (!o_.visual) s.push_back("visual geoms dropped (--no-visual)");
   if (transmission_actuators_ >= 0) {
-    s.push_back(plural(static_cast<size_t>(transmission_actuators_), "actuator") +
+    s.push_back(quantity(static_cast<size_t>(transmission_actuators_), "actuator", "actuators") +
                 " made from <transmission> elements");
   }
   if (!dropped_meshes_[1].empty()) {
     const std::string line =
-        plural(dropped_meshes_[1].size(), "visual mesh") +
+        quantity(dropped_meshes_[1].size(), "visual mesh", "visual meshes") +
         " in formats the compiler cannot read left out (STL, OBJ and MSH are read): " +
         name_list(dropped_meshes_[1]);
     if (o_.strict) throw InputError(source_ + ": " + line + " (an error with --strict)");
     report_.warnings.push_back(line);
   }
   if (!by_name_.empty()) {
-    s.push_back(plural(by_name_.size(), "mesh path") +
-                " not found as written, found by file name in the URDF's folder " +
-                "(as MuJoCo's importer does): " + name_list(by_name_, 4));
+    s.push_back(
+        quantity(by_name_.size(), "mesh", "meshes") +
+        " not found where the URDF says, found by file name in its folder (as MuJoCo's importer "
+        "does; --package-path NAME=DIR says where a package is): " +
+        name_list(by_name_, 6));
   }
   for (const auto& [what, names] : notes_) s.push_back(what + ": " + name_list(names));
   for (const auto& [what, count] : r_.ignored)

@@ -1,5 +1,6 @@
 #include "urdf/mjcf_writer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -76,14 +77,16 @@ void collect(XmlNode& node, const DefaultGroup& g, std::vector<XmlNode*>& out) {
 
 }  // namespace
 
-XmlNode factor_defaults(XmlNode& root, const std::vector<DefaultGroup>& groups) {
+XmlNode factor_defaults(XmlNode& scope, const std::vector<DefaultGroup>& groups) {
   XmlNode top("default");
   for (const DefaultGroup& g : groups) {
     std::vector<XmlNode*> elements;
-    collect(root, g, elements);
+    collect(scope, g, elements);
     if (elements.empty()) continue;
-    XmlNode defaults(g.element);
-    for (const auto& [key, value] : g.fixed) defaults.set(key, value);
+    // Plan: the values worth moving, and what moving them saves (attributes no longer written,
+    // less the MuJoCo defaults that must now be written).
+    std::vector<std::pair<std::string, std::string>> moved;  // attribute, value
+    long saved = 0;
     for (const auto& [attribute, mujoco_default] : g.candidates) {
       std::map<std::string, int> counts;
       for (const XmlNode* e : elements) {
@@ -100,24 +103,37 @@ XmlNode factor_defaults(XmlNode& root, const std::vector<DefaultGroup>& groups) 
       }
       const int with_default = counts.count(mujoco_default) ? counts[mujoco_default] : 0;
       if (best_count < 2 || best_count - 1 - with_default < 1) continue;
-      defaults.set(attribute, best);
+      moved.emplace_back(attribute, best);
+      saved += best_count - with_default;
+    }
+    // A class costs a class attribute on each element: worth it for what it fixes, or when it
+    // saves more than that.
+    const bool named = !g.classname.empty();
+    if (named && g.fixed.empty() && saved <= static_cast<long>(elements.size())) moved.clear();
+    if (named && g.fixed.empty() && moved.empty()) {
+      for (XmlNode* e : elements) e->erase("class");
+      continue;
+    }
+    XmlNode defaults(g.element);
+    for (const auto& [key, value] : g.fixed) defaults.set(key, value);
+    for (const auto& [attribute, value] : moved) {
+      defaults.set(attribute, value);
+      const std::string& mujoco_default =
+          std::find_if(g.candidates.begin(), g.candidates.end(), [&](const auto& c) {
+            return c.first == attribute;
+          })->second;
       for (XmlNode* e : elements) {
         const std::string* v = e->find(attribute);
-        if (v && *v == best) {
+        if (v && *v == value) {
           e->erase(attribute);
         } else if (!v) {
           e->set(attribute, mujoco_default);
         }
       }
     }
-    if (g.classname.empty()) {
+    if (!named) {
       if (!defaults.attributes.empty())
         top.children.insert(top.children.begin(), std::move(defaults));
-      continue;
-    }
-    if (defaults.attributes.empty()) {
-      // Nothing to share: the class would be empty, so the elements go without it.
-      for (XmlNode* e : elements) e->erase("class");
       continue;
     }
     XmlNode cls("default");

@@ -46,8 +46,10 @@ struct DefaultGroup {
 
 // Builds the <default> element for `groups` from the elements in `scope` (moving the factored
 // values out of them): a value moves to the class when more than one element has it and doing so
-// saves attributes overall (elements with MuJoCo's default then write it explicitly). Classes come
-// as children of the top-level default; groups with classname "" fill the top-level default itself.
+// saves attributes overall (elements with MuJoCo's default then write it explicitly). A class
+// without fixed attributes is made only when it saves more attributes than its class tags cost;
+// otherwise its elements lose their class attribute. Classes come as children of the top-level
+// default; groups with classname "" fill the top-level default itself.
 XmlNode factor_defaults(XmlNode& scope, const std::vector<DefaultGroup>& groups);
 
 // The document, with an XML comment header (lines) before the root element.

@@ -83,6 +83,7 @@ struct Joint {
   double damping = 0, friction = 0;
   std::optional<Mimic> mimic;
   bool safety_controller = false, calibration = false;
+  std::vector<std::string> ignored;  // names of child elements the converter does not use
   std::string where;
 };
 

@@ -271,6 +271,12 @@ Joint read_joint(const XmlElement& e) {
   }
   j.safety_controller = single_child(e, j.where, "safety_controller") != nullptr;
   j.calibration = single_child(e, j.where, "calibration") != nullptr;
+  for (const XmlElement& c : e.children) {
+    static const std::set<std::string> kKnown = {
+        "origin",     "parent", "child", "axis", "limit", "dynamics", "mimic", "safety_controller",
+        "calibration"};
+    if (!kKnown.count(c.name)) j.ignored.push_back(c.name);
+  }
   return j;
 }
 

@@ -236,6 +236,33 @@ TEST(UrdfConvert, LinkWithoutInertialWeighsItsCollisionGeoms) {
   EXPECT_NEAR(m.body_inertia[3 * a + 0], 6 * (0.2 * 0.2 + 0.3 * 0.3) / 12, 1e-12);
 }
 
+TEST(UrdfConvert, OnlyLinksWithoutInertialWeighTheirGeoms) {
+  // a has no <inertial> (its box weighs); the fused frame f says "no mass" explicitly (its box does
+  // not).
+  const std::string zero =
+      "<inertial><mass value='0'/><inertia ixx='0' iyy='0' izz='0' ixy='0' ixz='0' "
+      "iyz='0'/></inertial>";
+  const Model m = compile(
+      robot(link("base") +
+            link("a", "<collision><geometry><box size='0.1 0.2 0.3'/></geometry></collision>") +
+            link("f", zero + "<collision><origin xyz='1 0 0'/><geometry><box size='1 1 "
+                             "1'/></geometry></collision>") +
+            joint("j", "revolute", "base", "a") + joint("fix", "fixed", "a", "f")));
+  EXPECT_NEAR(m.body_mass[body(m, "a")], 6, 1e-12);
+  EXPECT_NEAR(m.body_ipos[3 * body(m, "a")], 0, 1e-12);
+  // A link whose only collision mesh cannot be read weighs nothing, and moves: the tiny mass.
+  UrdfOptions o;
+  o.base_dir = test::testdata("urdf/formats");
+  UrdfReport report;
+  const Model dae = compile(
+      robot(link("base") +
+            link("a", "<collision><geometry><mesh filename='tiny.dae'/></geometry></collision>") +
+            joint("j", "revolute", "base", "a")),
+      o, &report);
+  EXPECT_EQ(dae.body_mass[body(dae, "a")], 1e-6);
+  EXPECT_EQ(report.warnings.size(), 2u);  // the mesh left out, the tiny mass
+}
+
 TEST(UrdfConvert, MasslessMovingLeafGetsATinyMass) {
   UrdfReport report;
   const Model m = compile(
@@ -446,7 +473,7 @@ TEST(UrdfConvert, NoVisualDropsVisualGeoms) {
   const std::string urdf = robot(
       link("base",
            std::string(kInertia1) +
-               "<visual><geometry><box size='1 1 1'/></geometry></visual><collision><geometry><box "
+               "<visual><geometry><box size='1 1 2'/></geometry></visual><collision><geometry><box "
                "size='1 1 1'/></geometry></collision>"));
   UrdfOptions o;
   o.visual = false;
@@ -454,21 +481,60 @@ TEST(UrdfConvert, NoVisualDropsVisualGeoms) {
   EXPECT_EQ(compile(urdf, o).ngeom, 1);
 }
 
+TEST(UrdfConvert, VisualsThatRepeatACollisionGeomAreNotRepeated) {
+  const std::string shape = "<origin xyz='0 0 1'/><geometry><box size='1 1 1'/></geometry>";
+  const std::string red = "<material name='red'><color rgba='1 0 0 1'/></material>";
+  // Same box, same place, same colour: one geom. A visual of another colour stays.
+  Model m = compile(robot(link("base", std::string(kInertia1) + "<visual>" + shape + red +
+                                           "</visual><collision>" + shape + "</collision>")));
+  EXPECT_EQ(m.ngeom, 1);
+  EXPECT_EQ(m.geom_rgba[0], 1);
+  m = compile(robot(link(
+      "base", std::string(kInertia1) + "<visual>" + shape + red + "</visual><collision>" + shape +
+                  "<material name='blue'><color rgba='0 0 1 1'/></material></collision>")));
+  EXPECT_EQ(m.ngeom, 2);
+}
+
 TEST(UrdfConvert, DefaultClassesDoNotChangeTheModel) {
-  const std::string path = test::testdata("urdf/minitaur_primitive/quadruped.urdf");
-  const std::vector<uint8_t> bytes = test::read_file(path);
-  const std::string text(bytes.begin(), bytes.end());
-  UrdfOptions o;
-  o.base_dir = test::testdata("urdf/minitaur_primitive");
-  o.actuators = UrdfOptions::Actuators::kPosition;
-  const std::string with = urdf_to_mjcf(text, path, o);
-  o.default_classes = false;
-  const std::string without = urdf_to_mjcf(text, path, o);
-  EXPECT_NE(with.find("<default class=\"visual\">"), std::string::npos);
-  EXPECT_EQ(without.find("<default"), std::string::npos);
-  EXPECT_LT(with.size(), without.size());
-  EXPECT_EQ(write_jmb(compile_mjcf(with, "with.xml", o.base_dir)),
-            write_jmb(compile_mjcf(without, "without.xml", o.base_dir)));
+  // Links with grey visuals (unlike their collision boxes) and damped joints, one undamped, and the
+  // Minitaur-style quadruped: with or without default classes, the compiled models are identical.
+  std::string body =
+      "<material name='grey'><color rgba='0.5 0.6 0.7 1'/></material>" + link("base");
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = "l" + std::to_string(i);
+    body += link(name, std::string(kInertia1) +
+                           "<visual><geometry><cylinder radius='0.1' "
+                           "length='0.5'/></geometry><material name='grey'/></visual>"
+                           "<collision><geometry><box size='0.2 0.2 0.5'/></geometry></collision>");
+    body +=
+        joint("j" + std::to_string(i), "revolute", i == 0 ? "base" : "l" + std::to_string(i - 1),
+              name, i == 4 ? "" : "<dynamics damping='0.7'/>");
+  }
+  const std::vector<uint8_t> bytes =
+      test::read_file(test::testdata("urdf/minitaur_primitive/quadruped.urdf"));
+  for (const std::string& text : {robot(body), std::string(bytes.begin(), bytes.end())}) {
+    UrdfOptions o;
+    o.base_dir = test::testdata("urdf/minitaur_primitive");
+    o.actuators = UrdfOptions::Actuators::kPosition;
+    const std::string with = urdf_to_mjcf(text, "t.urdf", o);
+    o.default_classes = false;
+    const std::string without = urdf_to_mjcf(text, "t.urdf", o);
+    EXPECT_EQ(without.find("<default"), std::string::npos);
+    EXPECT_LE(with.size(), without.size());
+    EXPECT_EQ(write_jmb(compile_mjcf(with, "with.xml", o.base_dir)),
+              write_jmb(compile_mjcf(without, "without.xml", o.base_dir)));
+    if (text.find("grey") != std::string::npos && text.find("quadruped") == std::string::npos) {
+      EXPECT_NE(with.find("<default class=\"visual\">"), std::string::npos) << with;
+      EXPECT_NE(with.find("<geom contype=\"0\" conaffinity=\"0\" group=\"2\" density=\"0\" "
+                          "rgba=\"0.5 0.6 0.7 1\"/>"),
+                std::string::npos)
+          << with;
+      EXPECT_NE(with.find("<joint damping=\"0.7\"/>"), std::string::npos) << with;
+      EXPECT_NE(with.find("<joint name=\"j4\" type=\"hinge\" axis=\"1 0 0\" damping=\"0\"/>"),
+                std::string::npos)
+          << with;
+    }
+  }
 }
 
 TEST(UrdfConvert, FactoredValuesLeaveExplicitDefaultsWhereNeeded) {
