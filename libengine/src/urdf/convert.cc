@@ -24,10 +24,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kDensity =
-    1000;  // MuJoCo's default geom density, used for links without <inertial>
-constexpr double kTinyMass = 1e-6;      // given to moving bodies without mass
-constexpr double kTinyInertia = 1e-10;  // and without rotational inertia
+// MuJoCo's default geom density, used for links without <inertial>.
+constexpr double kDensity = 1000;
+// Given to moving bodies without mass, and without rotational inertia.
+constexpr double kTinyMass = 1e-6;
+constexpr double kTinyInertia = 1e-10;
+// The deepest body nesting an XML reader limited to 100 levels takes (<mujoco>, <worldbody> and a
+// body's own children use three).
+constexpr int kMaxBodyDepth = 97;
 
 // A frame in a body's frame. `xyz` and `rpy` point at URDF numbers the frame's position and
 // rotation equal, when they do (so they can be written as the file has them).
@@ -246,7 +250,7 @@ class Converter {
     return o_.fuse_fixed && j.type == Joint::kFixed && !is_world_link(r_.link_index.at(j.parent));
   }
 
-  int make_body(int link, const Frame& frame, int joint, int parent, bool top_level);
+  int make_body(int link, const Frame& frame, int joint, int parent, bool top_level, int depth = 1);
   void collect(int link, const Frame& t, int body, bool main, std::vector<PendingChild>& pending);
   void add_joints(OutBody& b, int joint, bool top_level);
   void add_hinge_or_slide(OutBody& b, const Joint& j);
@@ -279,6 +283,7 @@ class Converter {
   std::vector<std::string> dropped_meshes_[2];  // unreadable formats: [0] collision, [1] visual
   std::vector<std::string> by_name_;            // mesh paths resolved by file name
   std::string meshdir_ext_;                     // <mujoco><compiler meshdir> of the URDF
+  int max_depth_ = 0;                           // bodies nested in bodies
   int collision_geoms_ = 0, visual_geoms_ = 0, transmission_actuators_ = -1;
 };
 
@@ -527,8 +532,10 @@ void Converter::add_joints(OutBody& b, int joint, bool top_level) {
   }
 }
 
-int Converter::make_body(int link, const Frame& frame, int joint, int parent, bool top_level) {
+int Converter::make_body(int link, const Frame& frame, int joint, int parent, bool top_level,
+                         int depth) {
   const int index = static_cast<int>(bodies_.size());
+  max_depth_ = std::max(max_depth_, depth);
   bodies_.emplace_back();
   {
     OutBody& b = bodies_.back();
@@ -554,7 +561,7 @@ int Converter::make_body(int link, const Frame& frame, int joint, int parent, bo
       top_.push_back(child);
       continue;
     }
-    const int child = make_body(c.link, c.frame, c.joint, index, false);
+    const int child = make_body(c.link, c.frame, c.joint, index, false, depth + 1);
     bodies_[static_cast<size_t>(index)].children.push_back(child);
   }
   return index;
@@ -1122,6 +1129,14 @@ MjcfDocument Converter::run() {
   for (const auto& [what, names] : notes_) s.push_back(what + ": " + name_list(names));
   for (const auto& [what, count] : r_.ignored)
     s.push_back("top-level <" + what + "> ignored (" + std::to_string(count) + ")");
+  // MJCF nests bodies as XML elements, and XML readers limit nesting (tinyxml2, which joco and
+  // MuJoCo read with, stops at 100 levels, the <mujoco> and <worldbody> levels included).
+  if (max_depth_ > kMaxBodyDepth) {
+    warn(r_.where, "bodies nest " + std::to_string(max_depth_) +
+                       " deep: MJCF readers built on tinyxml2 (joco's and " +
+                       "MuJoCo's) read at most " + std::to_string(kMaxBodyDepth) +
+                       " levels of bodies");
+  }
   doc.header = header();
   return doc;
 }

@@ -227,6 +227,32 @@ TEST(UrdfErrorOptions, TransmissionOfAMissingJoint) {
                    "transmission");
 }
 
+std::string chain(int links) {
+  std::string urdf = "<robot name='chain'>\n<link name='l0'/>\n";
+  for (int i = 1; i < links; ++i) {
+    urdf += "<link name='l" + std::to_string(i) + "'/><joint name='j" + std::to_string(i) +
+            "' type='revolute'><parent link='l" + std::to_string(i - 1) + "'/><child link='l" +
+            std::to_string(i) + "'/></joint>\n";
+  }
+  return urdf + "</robot>\n";
+}
+
+TEST(UrdfErrorOptions, ChainsTooDeepToConvert) {
+  // The reader refuses chains deeper than 2000 links; deeper than 97 bodies converts with a
+  // warning, since XML readers limited to 100 levels refuse the MJCF (the compile fails cleanly).
+  expect_fragments(error_of(chain(2002)), "t.urdf:2003: <joint 'j2001'>|deeper than 2000 links",
+                   "deep chain");
+  UrdfOptions o;
+  o.base_dir = test::testdata("urdf/r2d2");
+  UrdfReport report;
+  urdf_to_mjcf(chain(99), "t.urdf", o, &report);
+  ASSERT_FALSE(report.warnings.empty());
+  EXPECT_NE(report.warnings.back().find("bodies nest 99 deep"), std::string::npos)
+      << report.warnings.back();
+  EXPECT_THROW(compile_urdf(chain(99), "t.urdf", o), InputError);
+  EXPECT_NO_THROW(compile_urdf(chain(90), "t.urdf", o));
+}
+
 TEST(UrdfErrorOptions, StrictTurnsWarningsIntoErrors) {
   const std::string urdf = "<robot><link name='a'/><link name='b'>" GOOD
                            "</link>\n<joint name='j' type='revolute'><parent link='a'/>"

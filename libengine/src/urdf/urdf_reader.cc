@@ -314,6 +314,8 @@ void reject_xacro(const XmlElement& e) {
   for (const XmlElement& c : e.children) reject_xacro(c);
 }
 
+constexpr int kMaxDepth = 2000;
+
 // One root, every other link the child of exactly one joint, no cycles.
 void build_tree(Robot& r) {
   const size_t n = r.links.size();
@@ -355,6 +357,7 @@ void build_tree(Robot& r) {
   }
   // Every non-root link has one parent, so links not reached from the root lie on cycles.
   std::vector<char> reached(n, 0);
+  std::vector<int> depth(n, 0);
   if (!roots.empty()) {
     std::vector<int> stack = {roots[0]};
     reached[static_cast<size_t>(roots[0])] = 1;
@@ -365,6 +368,12 @@ void build_tree(Robot& r) {
         const int c = r.link_index.at(r.joints[static_cast<size_t>(j)].child);
         if (!reached[static_cast<size_t>(c)]) {
           reached[static_cast<size_t>(c)] = 1;
+          depth[static_cast<size_t>(c)] = depth[static_cast<size_t>(l)] + 1;
+          // The converter walks the tree recursively; MJCF readers stop far earlier (XML depth).
+          if (depth[static_cast<size_t>(c)] > kMaxDepth) {
+            fail(r.joints[static_cast<size_t>(j)].where,
+                 "the kinematic chain is deeper than " + std::to_string(kMaxDepth) + " links");
+          }
           stack.push_back(c);
         }
       }
