@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
         app.add_option("--package-path", package_paths,
                        "Where package://NAME/... meshes are: NAME=DIR (repeatable; "
                        "ROS_PACKAGE_PATH is searched after)")
-            ->type_name("NAME=DIR");
+            ->type_name("NAME=DIR")
+            ->allow_extra_args(false);  // one NAME=DIR per flag, so ROBOT may follow
         app.add_flag("--floating", options.floating, "Give the root link a free joint");
         app.add_flag("--fuse-fixed,!--no-fuse-fixed", options.fuse_fixed,
                      "Fuse links on fixed joints into their parent body (default; --no-fuse-fixed "
