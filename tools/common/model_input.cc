@@ -1,5 +1,8 @@
 #include "model_input.h"
 
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <span>
 
@@ -7,6 +10,7 @@
 #include "joco/error.h"
 #include "joco/jmb.h"
 #include "joco/mjcf.h"
+#include "joco/urdf.h"
 
 namespace joco::tools {
 
@@ -38,10 +42,35 @@ std::string xml_root_name(const std::string& text) {
   return "";
 }
 
+// The directory relative paths in a model resolve against: the file's, or the working directory for
+// standard input.
+std::string input_dir(const std::string& path) {
+  if (path == "-") return std::filesystem::current_path().string();
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+
 }  // namespace
 
+std::vector<std::string> split_path_list(const char* text) {
+  std::vector<std::string> dirs;
+  if (!text) return dirs;
+  const std::string s(text);
+  size_t start = 0;
+  while (start <= s.size()) {
+    const size_t end = s.find(':', start);
+    const std::string dir =
+        s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!dir.empty()) dirs.push_back(dir);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return dirs;
+}
+
 ModelFormat detect_model_format(const std::string& start) {
-  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(start.data()), start.size());
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(start.data()),
+                                       start.size());
   if (looks_like_jmb(bytes)) return ModelFormat::kJmb;
   if (looks_like_mjb(bytes)) return ModelFormat::kMjb;
   const std::string root = xml_root_name(start);
@@ -57,16 +86,23 @@ Model load_model(const std::string& path) {
   switch (detect_model_format(text)) {
     case ModelFormat::kJmb:
     case ModelFormat::kMjb: return read_jmb(bytes, name);
-    case ModelFormat::kMjcf: {
-      const std::filesystem::path dir =
-          path == "-" ? std::filesystem::current_path() : std::filesystem::path(path).parent_path();
-      return compile_mjcf(text, name, dir.string());
+    case ModelFormat::kMjcf: return compile_mjcf(text, name, input_dir(path));
+    case ModelFormat::kUrdf: {
+      // Converted with joco-urdf2mjcf's defaults (packages from ROS_PACKAGE_PATH), then compiled.
+      UrdfOptions options;
+      options.base_dir = input_dir(path);
+      options.ros_package_path = split_path_list(std::getenv("ROS_PACKAGE_PATH"));
+      UrdfReport report;
+      Model m = compile_urdf(text, name, options, &report);
+      for (const std::string& w : report.warnings) spdlog::warn("{}", w);
+      for (const std::string& line : report.summary) spdlog::info("{}: {}", name, line);
+      return m;
     }
-    case ModelFormat::kUrdf:
-      throw InputError(name + ": URDF input is not supported yet; convert it with joco-urdf2mjcf");
     case ModelFormat::kUnknown: break;
   }
-  throw InputError(name + ": not a model: expected a .jmb binary model or XML with a <mujoco> root");
+  throw InputError(name +
+                   ": not a model: expected a .jmb binary model, or XML with a <mujoco> (MJCF) or "
+                   "<robot> (URDF) root");
 }
 
 }  // namespace joco::tools

@@ -1,5 +1,5 @@
 // joco-compile MODEL [-o OUT.jmb] [--print json|text]
-// Compiles MJCF (or reads a .jmb) into a binary model, and/or dumps the compiled model's fields.
+// Compiles MJCF or URDF (or reads a .jmb) into a binary model, and/or dumps the compiled model's fields.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -15,9 +15,9 @@
 int main(int argc, char** argv) {
   std::string input, output, print;
   return joco::tools::run_tool(
-      argc, argv, "joco-compile", "Compile an MJCF model (or read a .jmb) into a joco binary model.",
+      argc, argv, "joco-compile", "Compile an MJCF or URDF model (or read a .jmb) into a joco binary model.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", input, "Model: .xml (MJCF), .jmb, or - for standard input")->required();
+        app.add_option("MODEL", input, "Model: .xml (MJCF), .urdf, .jmb, or - for standard input")->required();
         app.add_option("-o,--output", output, "Write the binary model here (- for standard output)");
         app.add_option("--print", print, "Dump the compiled model to standard output: json or text")
             ->check(CLI::IsMember({"json", "text"}));

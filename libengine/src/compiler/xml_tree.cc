@@ -42,7 +42,8 @@ class Loader {
     auto doc = std::make_unique<tinyxml2::XMLDocument>(true, tinyxml2::COLLAPSE_WHITESPACE);
     if (doc->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
       std::string reason = doc->ErrorStr() ? doc->ErrorStr() : "malformed XML";
-      throw InputError(source + ":" + std::to_string(doc->ErrorLineNum()) + ": malformed XML: " + reason);
+      throw InputError(source + ":" + std::to_string(doc->ErrorLineNum()) +
+                       ": malformed XML: " + reason);
     }
     const tinyxml2::XMLElement* root = doc->RootElement();
     if (!root) throw InputError(source + ": no XML element found");
@@ -51,7 +52,8 @@ class Loader {
   }
 
  private:
-  XmlElement convert(const tinyxml2::XMLElement& e, const std::shared_ptr<const std::string>& file) {
+  XmlElement convert(const tinyxml2::XMLElement& e,
+                     const std::shared_ptr<const std::string>& file) {
     XmlElement out;
     out.name = e.Name();
     out.file = file;
@@ -59,6 +61,13 @@ class Loader {
     for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next()) {
       out.attributes.emplace_back(a->Name(), a->Value());
     }
+    for (const tinyxml2::XMLNode* n = e.FirstChild(); n; n = n->NextSibling()) {
+      if (const tinyxml2::XMLText* t = n->ToText()) out.text += t->Value();
+    }
+    const size_t first = out.text.find_first_not_of(" \t\r\n");
+    out.text = first == std::string::npos
+                   ? ""
+                   : out.text.substr(first, out.text.find_last_not_of(" \t\r\n") - first + 1);
     for (const tinyxml2::XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (expand_ && std::string_view(c->Name()) == "include") {
         include(out, *c, file);
@@ -69,7 +78,8 @@ class Loader {
     return out;
   }
 
-  void include(XmlElement& parent, const tinyxml2::XMLElement& e, const std::shared_ptr<const std::string>& file) {
+  void include(XmlElement& parent, const tinyxml2::XMLElement& e,
+               const std::shared_ptr<const std::string>& file) {
     const std::string where = *file + ":" + std::to_string(e.GetLineNum()) + ": <include>: ";
     const char* name = e.Attribute("file");
     if (!name) throw InputError(where + "missing required attribute 'file'");

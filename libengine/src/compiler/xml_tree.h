@@ -14,6 +14,7 @@ struct XmlElement {
   std::string name;
   std::vector<std::pair<std::string, std::string>> attributes;  // in document order
   std::vector<XmlElement> children;
+  std::string text;  // the element's own character data, trimmed (URDF keeps values there)
   std::shared_ptr<const std::string> file;  // the file it was read from
   int line = 0;
 
