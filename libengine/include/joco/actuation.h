@@ -30,4 +30,19 @@ void transmission(const Model& m, Data& d);
 // transmission.
 void actuator_velocity(const Model& m, Data& d);
 
+// Actuator forces (mj_fwdActuation): the controls, clamped to ctrlrange where ctrllimited (unless
+// the clampctrl flag is disabled; d.ctrl itself is not changed), are checked: the first NaN or
+// |ctrl| > 1e10 raises kWarnBadCtrl with its index and every control is taken as zero. Then
+//   act_dot: integrator ctrl, filter (ctrl - act) / dynprm[0], muscle muscle_dynamics, none: no
+//     activation (user: 0);
+//   actuator_force = gain * (act, or ctrl without dynamics) + bias, with gain fixed gainprm[0],
+//     affine gainprm[0] + gainprm[1] length + gainprm[2] velocity, or muscle_gain (user: 1), and
+//     bias affine biasprm[0] + biasprm[1] length + biasprm[2] velocity, or muscle_bias (none and
+//     user: 0), clamped to forcerange where forcelimited;
+//   qfrc_actuator = actuator_moment' actuator_force.
+// Activations are used as they are: MuJoCo 2.2.2 applies actrange when integrating act, not here.
+// With the actuation flag disabled, actuator_force and qfrc_actuator are zero and act_dot is left
+// as it was. Needs transmission and actuator_velocity.
+void actuation(const Model& m, Data& d);
+
 }  // namespace joco
