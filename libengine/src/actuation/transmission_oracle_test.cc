@@ -42,7 +42,10 @@ TEST_P(TransmissionOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
   check.fields = {"actuator_length"};
   check.mujoco = [](const mjModel* m, mjData* d) { mj_transmission(m, d); };
-  check.joco = [](const Model& m, Data& d) { transmission(m, d); };
+  check.joco = [](const Model& m, Data& d) {
+    tendon(m, d);  // moment arms in joco's layout (MuJoCo packs them in sparse mode)
+    transmission(m, d);
+  };
   check.extra = compare_moments_and_velocities;
   check.seeds = 6;
   oracle::check_stage(GetParam(), check);
@@ -107,6 +110,7 @@ TEST(TransmissionOracle, BodyTransmissionOnMuJoCoContacts) {
     oracle::copy_data(c.mj.get(), c.md.get(), c.d);
     copy_contacts(c.md.get(), c.d);
     oracle::poison(c.d, {"actuator_length", "actuator_moment"});
+    tendon(c.m, c.d);
     transmission(c.m, c.d);
     oracle::Comparison cmp =
         oracle::compare_data(c.d, c.md.get(), c.mj.get(), {"actuator_length"}, {});
