@@ -19,7 +19,7 @@ const std::set<std::string> kNotYetFilled = {
     "body_invweight0", "dof_invweight0", "dof_M0",          "tendon_invweight0", "tendon_length0",
     "tendon_lengthspring", "actuator_acc0", "actuator_length0", "actuator_lengthrange", "cam_poscom0",
     "cam_pos0", "cam_mat0", "light_poscom0", "light_pos0", "light_dir0", "stat.meaninertia",
-    "stat.meanmass", "stat.meansize", "stat.extent", "stat.center", "geom_fluid", "tex_rgb",
+    "stat.meanmass", "stat.meansize", "stat.extent", "stat.center", "tex_rgb",
     // connect anchors in body2 and weld relative poses are evaluated at qpos0
     "eq_data"};
 
@@ -42,6 +42,9 @@ const KnownDifference kKnownDifferences[] = {
      "as for franka_sim: a few unmerged duplicate STL vertices in MuJoCo 2.2.2"},
     {"real/shadow_hand/", {"mesh_normal"},
      "vertex normals computed from faces: MuJoCo 2.2.2's rounding order is not reproduced (rendering data)"},
+    {"actuation/fluid_thin", {"geom_fluid"},
+     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter than "
+     "wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
     {"real/anybotics_anymal_c/", {"mesh_normal"},
      "vertex normals computed from faces differ in the last float bits (rendering data)"},
 };
@@ -53,9 +56,14 @@ bool known_difference(const std::string& model, const std::string& field) {
   return false;
 }
 
+constexpr double kFluidTolerance = 1e-5;
+
 oracle::Tolerance mesh_tolerance(const std::string& field, const oracle::Tolerance& base) {
   oracle::Tolerance t = base;
   if (field.rfind("mesh_", 0) == 0 || field.rfind("body_", 0) == 0 || field.rfind("geom_", 0) == 0) t.rel = 1e-7;
+  // MuJoCo 2.2.2 integrates the added-mass coefficients numerically (relative error about 6e-7,
+  // more for very flat geoms); joco evaluates them exactly (elliptic integral RD).
+  if (field == "geom_fluid") t.rel = kFluidTolerance;
   return t;
 }
 
@@ -90,7 +98,7 @@ std::vector<std::string> all_models() {
   const size_t fixed = models.size();
   for (const char* dir : {"mujoco-tests", "real/franka_sim", "real/anybotics_anymal_c", "real/shadow_hand",
                           "real/wonik_allegro", "mujoco/model/adhesion", "mujoco/model/mug",
-                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite"}) {
+                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite", "actuation"}) {
     for (const auto& entry : std::filesystem::directory_iterator(test::testdata(dir))) {
       if (entry.path().extension() != ".xml") continue;
       const std::string name = entry.path().filename().string();
