@@ -71,6 +71,36 @@ const char* const kModels[] = {
 
 INSTANTIATE_TEST_SUITE_P(Models, TransmissionOracle, ::testing::ValuesIn(kModels), Name);
 
+// The slider_crank model's "broken" actuator at the initial state: its rod cannot reach the
+// slider's axis (negative determinant), the case MuJoCo draws as a broken crank.
+TEST(TransmissionOracle, BrokenCrankAtInitialState) {
+  oracle::OracleCase c;
+  ASSERT_TRUE(oracle::load_case("mujoco/model/slider_crank/slider_crank.xml", c));
+  mj_forward(c.mj.get(), c.md.get());
+  const int u = mj_name2id(c.mj.get(), mjOBJ_ACTUATOR, "broken");
+  ASSERT_GE(u, 0);
+  const mjtNum* crank = c.md->site_xpos + 3 * c.mj->actuator_trnid[2 * u];
+  const mjtNum* slider = c.md->site_xpos + 3 * c.mj->actuator_trnid[2 * u + 1];
+  const mjtNum* mat = c.md->site_xmat + 9 * c.mj->actuator_trnid[2 * u + 1];
+  const double axis[3] = {mat[2], mat[5], mat[8]};
+  double v[3], av = 0, vv = 0;
+  for (int k = 0; k < 3; ++k) {
+    v[k] = crank[k] - slider[k];
+    av += axis[k] * v[k];
+    vv += v[k] * v[k];
+  }
+  const double rod = c.mj->actuator_cranklength[u];
+  EXPECT_LT(av * av + rod * rod - vv, 0) << "the crank is not broken";
+  oracle::copy_data(c.mj.get(), c.md.get(), c.d);
+  oracle::poison(c.d, {"actuator_length", "actuator_moment"});
+  tendon(c.m, c.d);
+  transmission(c.m, c.d);
+  oracle::Comparison cmp =
+      oracle::compare_data(c.d, c.md.get(), c.mj.get(), {"actuator_length"}, {});
+  compare_moments_and_velocities(c, cmp);
+  oracle::expect_match(cmp, "slider_crank at qpos0");
+}
+
 // Copies MuJoCo's contact list into joco's Data.
 void copy_contacts(const mjData* md, Data& d) {
   d.ncon = md->ncon;
