@@ -22,6 +22,7 @@ struct DerivativeParam {
   // below 1e-15; up to O(1) apart), while joco's is exact (see the finite-difference tests). These
   // models are compared with the Kutta coefficient set to zero in both engines.
   bool without_kutta = false;
+  int disable = 0;  // extra MuJoCo disable flags (passive, actuation), set in both engines
 };
 
 class SmoothVelocityDerivativeOracle : public ::testing::TestWithParam<DerivativeParam> {};
@@ -31,6 +32,8 @@ std::string Name(const ::testing::TestParamInfo<DerivativeParam>& info) {
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
+  if (info.param.disable & mjDSBL_PASSIVE) name += "_passive_disabled";
+  if (info.param.disable & mjDSBL_ACTUATION) name += "_actuation_disabled";
   return name;
 }
 
@@ -46,8 +49,8 @@ TEST_P(SmoothVelocityDerivativeOracle, MatchesMuJoCoImplicit) {
   }
   c.mj->opt.integrator = mjINT_IMPLICIT;
   c.m.opt.integrator = kIntImplicit;
-  c.mj->opt.disableflags |= mjDSBL_CONTACT;
-  c.m.opt.disableflags |= kDisableContact;
+  c.mj->opt.disableflags |= mjDSBL_CONTACT | param.disable;
+  c.m.opt.disableflags |= kDisableContact | param.disable;
   oracle::WorstErrors worst;
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -86,6 +89,8 @@ TEST_P(SmoothVelocityDerivativeOracle, MatchesMuJoCoImplicit) {
 
 const DerivativeParam kModels[] = {
     {"actuation/actuators.xml"},
+    {"actuation/actuators.xml", false, mjDSBL_ACTUATION},
+    {"actuation/fluid.xml", false, mjDSBL_PASSIVE},
     {"actuation/tendons.xml"},
     {"actuation/springs.xml"},
     {"actuation/fluid.xml"},
