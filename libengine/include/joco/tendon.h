@@ -10,14 +10,17 @@ namespace joco {
 // Tendon lengths and moment arms (mj_tendon). Needs kinematics and com_pos.
 //
 // Fixed tendons: length = sum coef * qpos of their (scalar) joints. Spatial tendons: the path
-// through their sites, wrapping around spheres and cylinders (joco/tendon wrap rules: side sites
-// choose the side, a side site inside the geom makes the path touch it), each branch started by a
-// pulley divided by its divisor.
+// through their sites, wrapping around spheres and cylinders (infinite for wrapping) as MuJoCo
+// 2.2.2 decides it: without a side site only when the straight segment crosses the geom, the short
+// way; with a side site outside the geom on the side of the side site; with a side site inside the
+// geom the path must touch it (joco finds the touch point to machine precision, MuJoCo 2.2.2 to
+// about 1e-7). Each branch started by a pulley is divided by its divisor.
 //
 // Writes ten_length; ten_J as a dense ntendon x nv matrix (the gradient of the length with respect
 // to the joint velocities); ten_J_rownnz, ten_J_rowadr, ten_J_colind: the dofs each row can depend
 // on (the union of the dof chains of the bodies its path touches, increasing), packed one row
-// after the other as MuJoCo's sparse mode packs them; ten_wrapadr, ten_wrapnum, wrap_obj and
+// after the other as MuJoCo's sparse mode packs them (joco fills them in dense mode too, where
+// MuJoCo leaves them untouched); ten_wrapadr, ten_wrapnum, wrap_obj and
 // wrap_xpos: the points of each spatial path (sites: obj -1, tangent points on a wrapped geom:
 // the geom's id, pulleys: obj -2 at the origin), three numbers per point, as MuJoCo stores them.
 void tendon(const Model& m, Data& d);
