@@ -7,6 +7,7 @@
 #include <set>
 
 #include "compiler/assets.h"
+#include "compiler/fluid_coefficients.h"
 #include "compiler/geom_inertia.h"
 #include "compiler/orientation.h"
 #include "compiler/set_const.h"
@@ -1038,6 +1039,8 @@ class Compiler {
       std::copy(s.user.begin(), s.user.end(), m.geom_user + g * m.nuser_geom);
       copy_to(m.geom_rgba + 4 * g, s.rgba);
       m.geom_sameframe[g] = sameframe(f.pos, q, f.body);
+      fluid_coefficients(s.type, m.geom_size + 3 * g, s.fluid_ellipsoid, s.fluidcoef.data(),
+                         m.geom_fluid + kNFLUID * g);
     }
   }
 

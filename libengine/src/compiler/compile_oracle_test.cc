@@ -22,8 +22,7 @@ const std::set<std::string> kNotYetFilled = {
     // need tendon lengths and actuator moments at qpos0 (tendon and transmission stages)
     "tendon_invweight0", "tendon_length0", "tendon_lengthspring", "actuator_acc0", "actuator_length0",
     // muscle length ranges are found by simulation, which needs the constraint solver
-    "actuator_lengthrange",
-    "geom_fluid"};
+    "actuator_lengthrange"};
 
 // Known differences from MuJoCo 2.2.2, each with its reason. Listed in the output, excluded from the
 // assertion only for the models named.
@@ -44,6 +43,9 @@ const KnownDifference kKnownDifferences[] = {
      "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its vertices differ "
      "by ~4e-6 relative; under investigation"},
     {"real/shadow_hand/left_hand", {"mesh_face", "mesh_vert", "stat.meansize"}, "mirrored meshes, as for scene_left"},
+    {"actuation/fluid_thin", {"geom_fluid"},
+     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter than "
+     "wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
     {"real/anybotics_anymal_c/", {"mesh_normal"},
      "vertex normals computed from faces differ in the last float bits (rendering data)"},
     {"mujoco/model/mug/", {"mesh_normal"}, "vertex normals computed from faces, as for anymal_c"},
@@ -64,9 +66,14 @@ bool known_difference(const std::string& model, const std::string& field) {
   return false;
 }
 
+constexpr double kFluidTolerance = 1e-5;
+
 oracle::Tolerance mesh_tolerance(const std::string& field, const oracle::Tolerance& base) {
   oracle::Tolerance t = base;
   if (field.rfind("mesh_", 0) == 0 || field.rfind("body_", 0) == 0 || field.rfind("geom_", 0) == 0) t.rel = 1e-7;
+  // MuJoCo 2.2.2 integrates the added-mass coefficients numerically (relative error about 6e-7,
+  // more for very flat geoms); joco evaluates them exactly (elliptic integral RD).
+  if (field == "geom_fluid") t.rel = kFluidTolerance;
   return t;
 }
 
@@ -105,7 +112,8 @@ std::vector<std::string> all_models() {
   const size_t fixed = models.size();
   for (const char* dir : {"mujoco-tests", "real/franka_sim", "real/anybotics_anymal_c", "real/shadow_hand",
                           "real/wonik_allegro", "mujoco/model/adhesion", "mujoco/model/mug",
-                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite", "composite"}) {
+                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite", "composite",
+                          "actuation"}) {
     for (const auto& entry : std::filesystem::directory_iterator(test::testdata(dir))) {
       if (entry.path().extension() != ".xml") continue;
       const std::string name = entry.path().filename().string();

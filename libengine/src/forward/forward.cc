@@ -3,7 +3,9 @@
 #include <cstring>
 
 #include "forward/timer.h"
-#include "joco/jacobian.h"
+#include "joco/actuation.h"
+#include "joco/passive.h"
+#include "joco/tendon.h"
 #include "joco/smooth.h"
 
 namespace joco {
@@ -14,22 +16,11 @@ bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 
 bool enabled(const Model& m, int flag) { return (m.opt.enableflags & flag) != 0; }
 
 // qfrc += J' [force; torque] for every body's xfrc_applied, applied at its centre of mass.
-void accumulate_xfrc(const Model& m, Data& d, double* qfrc) {
-  StackFrame frame(d);
-  double* jacp = nullptr;
-  double* jacr = nullptr;
+void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
   for (int b = 1; b < m.nbody; ++b) {
     const double* f = d.xfrc_applied + 6 * b;
     if (f[0] == 0 && f[1] == 0 && f[2] == 0 && f[3] == 0 && f[4] == 0 && f[5] == 0) continue;
-    if (!jacp) {
-      jacp = frame.doubles(3 * m.nv);
-      jacr = frame.doubles(3 * m.nv);
-    }
-    jac(m, d, jacp, jacr, d.xipos + 3 * b, b);
-    for (int i = 0; i < m.nv; ++i) {
-      qfrc[i] += jacp[i] * f[0] + jacp[m.nv + i] * f[1] + jacp[2 * m.nv + i] * f[2] + jacr[i] * f[3] +
-                 jacr[m.nv + i] * f[4] + jacr[2 * m.nv + i] * f[5];
-    }
+    apply_force_torque(m, d, f, f + 3, d.xipos + 3 * b, b, qfrc);
   }
 }
 
@@ -42,6 +33,7 @@ void fwd_position(const Model& m, Data& d) {
     kinematics(m, d);
     com_pos(m, d);
     camlight(m, d);
+    tendon(m, d);
   }
   {
     StageTimer t(d, kTimerPosInertia);
@@ -49,19 +41,23 @@ void fwd_position(const Model& m, Data& d) {
     factor_m(m, d);
   }
   d.ncon = 0;
+  // Adhesion transmissions read this step's contacts, so transmissions follow collision.
+  transmission(m, d);
   d.ne = d.nf = d.nefc = 0;
 }
 
 void fwd_velocity(const Model& m, Data& d) {
   StageTimer timer(d, kTimerVelocity);
+  tendon_velocity(m, d);
+  actuator_velocity(m, d);
   com_vel(m, d);
-  std::memset(d.qfrc_passive, 0, sizeof(double) * static_cast<size_t>(m.nv));
+  passive(m, d);
   rne(m, d, false, d.qfrc_bias);
 }
 
 void fwd_actuation(const Model& m, Data& d) {
   StageTimer timer(d, kTimerActuation);
-  std::memset(d.qfrc_actuator, 0, sizeof(double) * static_cast<size_t>(m.nv));
+  actuation(m, d);
 }
 
 void fwd_acceleration(const Model& m, Data& d) {

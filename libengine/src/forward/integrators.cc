@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "joco/derivative.h"
 #include "joco/forward.h"
 #include "joco/smooth.h"
 
@@ -110,10 +111,88 @@ void runge_kutta4(const Model& m, Data& d) {
   advance(m, d, sum_act, sum_acc, sum_vel);
 }
 
+namespace {
+
+// Position of entry (row, col) in the row-compressed qDeriv/qLU layout (the column must be in the
+// row's pattern: an ancestor, the dof itself or a descendant).
+int d_index(const Data& d, int row, int col) {
+  const int* begin = d.D_colind + d.D_rowadr[row];
+  const int* end = begin + d.D_rownnz[row];
+  return static_cast<int>(std::lower_bound(begin, end, col) - d.D_colind);
+}
+
+// A = M - h D with D = qDeriv, factorised in place in qLU by Gaussian elimination in reverse dof
+// order: eliminating dof k touches only its ancestors, whose rows already hold every entry that
+// appears (ancestors of k are ancestors or descendants of each other), so there is no fill-in.
+// Afterwards row k holds the multipliers of its descendants and the upper factor on its
+// ancestors and diagonal.
+void factor_implicit(const Model& m, Data& d, double h) {
+  for (int i = 0; i < m.nD; ++i) d.qLU[i] = -h * d.qDeriv[i];
+  for (int i = 0; i < m.nv; ++i) {
+    int adr = m.dof_Madr[i];
+    for (int j = i; j >= 0; j = m.dof_parentid[j], ++adr) {
+      d.qLU[d_index(d, i, j)] += d.qM[adr];
+      if (j != i) d.qLU[d_index(d, j, i)] += d.qM[adr];
+    }
+  }
+  for (int k = m.nv - 1; k >= 0; --k) {
+    const double pivot = d.qLU[d_index(d, k, k)];
+    for (int i = m.dof_parentid[k]; i >= 0; i = m.dof_parentid[i]) {
+      const int ik = d_index(d, i, k);
+      const double l = d.qLU[ik] / pivot;
+      d.qLU[ik] = l;
+      // row i -= l * row k, over row k's remaining columns: the ancestors of k.
+      for (int j = m.dof_parentid[k]; j >= 0; j = m.dof_parentid[j]) {
+        d.qLU[d_index(d, i, j)] -= l * d.qLU[d_index(d, k, j)];
+      }
+    }
+  }
+}
+
+// x = inv(A) b with the factorisation of factor_implicit (x may alias b).
+void solve_implicit(const Model& m, const Data& d, double* x, const double* b) {
+  if (x != b) copy(x, b, m.nv);
+  for (int k = m.nv - 1; k >= 0; --k) {
+    for (int i = m.dof_parentid[k]; i >= 0; i = m.dof_parentid[i]) x[i] -= d.qLU[d_index(d, i, k)] * x[k];
+  }
+  for (int k = 0; k < m.nv; ++k) {
+    double sum = x[k];
+    for (int j = m.dof_parentid[k]; j >= 0; j = m.dof_parentid[j]) sum -= d.qLU[d_index(d, k, j)] * x[j];
+    x[k] = sum / d.qLU[d_index(d, k, k)];
+  }
+}
+
+// qH = M - h (D + D')/2 on M's lower-triangle layout, factorised as L'DL.
+void factor_implicit_fast(const Model& m, Data& d, double h) {
+  for (int i = 0; i < m.nv; ++i) {
+    int adr = m.dof_Madr[i];
+    for (int j = i; j >= 0; j = m.dof_parentid[j], ++adr) {
+      const double sym = 0.5 * (d.qDeriv[d_index(d, i, j)] + d.qDeriv[d_index(d, j, i)]);
+      d.qH[adr] = d.qM[adr] - h * sym;
+    }
+  }
+  factor_ld(m, d, d.qH, d.qH, d.qHDiagInv, nullptr);
+}
+
+}  // namespace
+
 void implicit(const Model& m, Data& d) {
-  // Until the analytic velocity derivatives of the smooth forces are in (the implicit integrators'
-  // Jacobian), fall back to the semi-implicit method with implicit joint damping.
-  euler(m, d);
+  // (M - h D) qacc' = qfrc_smooth + qfrc_constraint, D = d(smooth forces)/d qvel: with the Coriolis
+  // terms and an LU factorisation (implicit), or without them, symmetrised, with L'DL (implicitfast).
+  const double h = m.opt.timestep;
+  StackFrame frame(d);
+  double* qacc = frame.doubles(m.nv);
+  for (int i = 0; i < m.nv; ++i) qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i];
+  if (m.opt.integrator == kIntImplicit) {
+    smooth_velocity_derivative(m, d, true);
+    factor_implicit(m, d, h);
+    solve_implicit(m, d, qacc, qacc);
+  } else {
+    smooth_velocity_derivative(m, d, false);
+    factor_implicit_fast(m, d, h);
+    solve_ld(m, qacc, qacc, 1, d.qH, d.qHDiagInv);
+  }
+  advance(m, d, d.act_dot, qacc, nullptr);
 }
 
 }  // namespace joco

@@ -1,0 +1,204 @@
+// Tendon wrapping: the 2D problem in the plane of the path (spheres) or across the axis
+// (cylinders), lifted back to 3D.
+#include "tendon/wrap.h"
+
+#include <cmath>
+
+#include "math/vec.h"
+
+namespace joco::wrap {
+
+using namespace math;
+
+namespace {
+
+constexpr double kInvalid = 1e300;
+
+inline double cross2(const double a[2], const double b[2]) { return a[0] * b[1] - a[1] * b[0]; }
+
+// Angle in [0, 2 pi).
+inline double positive_angle(double a) {
+  a = std::fmod(a, 2 * kPi);
+  return a < 0 ? a + 2 * kPi : a;
+}
+
+// The point of the segment q0-q1 closest to the origin.
+void closest_point(const double q0[2], const double q1[2], double c[2]) {
+  const double dir[2] = {q1[0] - q0[0], q1[1] - q0[1]};
+  const double dd = dir[0] * dir[0] + dir[1] * dir[1];
+  double t = dd > kMinVal ? -(q0[0] * dir[0] + q0[1] * dir[1]) / dd : 0;
+  t = t < 0 ? 0 : (t > 1 ? 1 : t);
+  c[0] = q0[0] + t * dir[0];
+  c[1] = q0[1] + t * dir[1];
+}
+
+// Do the segments a0-a1 and b0-b1 cross?
+bool segments_intersect(const double a0[2], const double a1[2], const double b0[2],
+                        const double b1[2]) {
+  const double da[2] = {a1[0] - a0[0], a1[1] - a0[1]};
+  const double db[2] = {b1[0] - b0[0], b1[1] - b0[1]};
+  const double det = cross2(da, db);
+  if (std::fabs(det) < kMinVal) return false;
+  const double w[2] = {b0[0] - a0[0], b0[1] - a0[1]};
+  const double s = cross2(w, db) / det;
+  const double t = cross2(w, da) / det;
+  return s > 0 && s < 1 && t > 0 && t < 1;
+}
+
+}  // namespace
+
+void inside_point(const double q0[2], const double q1[2], double r, double u[2]) {
+  // With a the angle from the direction of q0 towards q1 and g the angle between them, the path
+  // length is L(a) = D(d0, a) + D(d1, g - a), D(d, b) = sqrt(d^2 + r^2 - 2 d r cos b). L' is
+  // negative at a = 0 and positive at a = g; its root is found by Newton steps kept inside a
+  // shrinking bracket (bisection when a step leaves it), to machine precision.
+  const double d0 = std::hypot(q0[0], q0[1]);
+  const double d1 = std::hypot(q1[0], q1[1]);
+  const double g = std::atan2(std::fabs(cross2(q0, q1)), q0[0] * q1[0] + q0[1] * q1[1]);
+  auto derivatives = [&](double a, double* slope, double* curvature) {
+    const double s0 = std::sin(a), c0 = std::cos(a);
+    const double s1 = std::sin(g - a), c1 = std::cos(g - a);
+    const double e0 = std::sqrt(d0 * d0 + r * r - 2 * d0 * r * c0);
+    const double e1 = std::sqrt(d1 * d1 + r * r - 2 * d1 * r * c1);
+    const double k0 = d0 * r, k1 = d1 * r;
+    *slope = k0 * s0 / e0 - k1 * s1 / e1;
+    *curvature = (k0 * c0 / e0 - k0 * k0 * s0 * s0 / (e0 * e0 * e0)) +
+                 (k1 * c1 / e1 - k1 * k1 * s1 * s1 / (e1 * e1 * e1));
+  };
+  double lo = 0, hi = g, a = 0.5 * g;
+  for (int iter = 0; iter < 100 && hi - lo > 4e-16 * (g > 1 ? g : 1); ++iter) {
+    double slope, curvature;
+    derivatives(a, &slope, &curvature);
+    if (slope == 0) break;
+    (slope < 0 ? lo : hi) = a;
+    double next = curvature > 0 ? a - slope / curvature : 0.5 * (lo + hi);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (next == a) break;
+    a = next;
+  }
+  // Rotate the direction of q0 by a towards q1.
+  const double sign = cross2(q0, q1) >= 0 ? 1 : -1;
+  const double ca = std::cos(a), sa = sign * std::sin(a);
+  u[0] = r * (ca * q0[0] - sa * q0[1]) / d0;
+  u[1] = r * (sa * q0[0] + ca * q0[1]) / d0;
+}
+
+double circle(const double q0[2], const double q1[2], const double* side, double r, double u0[2],
+              double u1[2]) {
+  const double sq0 = q0[0] * q0[0] + q0[1] * q0[1];
+  const double sq1 = q1[0] * q1[0] + q1[1] * q1[1];
+  const double rr = r * r;
+  if (sq0 < rr || sq1 < rr || r < kMinVal) return -1;
+  double closest[2];
+  closest_point(q0, q1, closest);
+  const bool crosses = closest[0] * closest[0] + closest[1] * closest[1] < rr;
+
+  if (side && side[0] * side[0] + side[1] * side[1] < rr) {
+    // Through the geom: a segment that already crosses it is the path.
+    if (crosses) return -1;
+    inside_point(q0, q1, r, u0);
+    u1[0] = u0[0];
+    u1[1] = u0[1];
+    return 0;
+  }
+
+  if (!crosses && (!side || side[0] * closest[0] + side[1] * closest[1] > 0)) return -1;
+
+  // The two candidate paths: counterclockwise around the centre (meeting the circle at angle
+  // phi0 + alpha0, leaving it at phi1 - alpha1) and clockwise.
+  const double phi0 = std::atan2(q0[1], q0[0]), phi1 = std::atan2(q1[1], q1[0]);
+  const double alpha0 = std::acos(r / std::sqrt(sq0)), alpha1 = std::acos(r / std::sqrt(sq1));
+  const double begin[2] = {phi0 + alpha0, phi0 - alpha0};
+  const double end[2] = {phi1 - alpha1, phi1 + alpha1};
+  const double arc[2] = {positive_angle(end[0] - begin[0]), positive_angle(begin[1] - end[1])};
+  int pick;
+  if (!side) {
+    pick = arc[0] < arc[1] ? 0 : 1;
+  } else {
+    // A candidate whose straight parts cross each other is no path. Of the others, the side site
+    // picks the one whose tangent points lie towards it: the direction of their chord's midpoint.
+    double closeness[2];
+    for (int k = 0; k < 2; ++k) {
+      const double a[2] = {r * std::cos(begin[k]), r * std::sin(begin[k])};
+      const double b[2] = {r * std::cos(end[k]), r * std::sin(end[k])};
+      const double middle[2] = {a[0] + b[0], a[1] + b[1]};
+      const double n = std::hypot(middle[0], middle[1]);
+      closeness[k] = n > kMinVal ? (middle[0] * side[0] + middle[1] * side[1]) / n : 0;
+      if (segments_intersect(q0, a, b, q1)) closeness[k] = -kInvalid;
+    }
+    if (closeness[0] == -kInvalid && closeness[1] == -kInvalid) return -1;
+    pick = closeness[0] > closeness[1] ? 0 : 1;
+  }
+  u0[0] = r * std::cos(begin[pick]);
+  u0[1] = r * std::sin(begin[pick]);
+  u1[0] = r * std::cos(end[pick]);
+  u1[1] = r * std::sin(end[pick]);
+  return r * arc[pick];
+}
+
+double geom(const double p0[3], const double p1[3], const double xpos[3], const double xmat[9],
+            double r, bool is_sphere, const double* side, double t0[3], double t1[3]) {
+  // Ends (and side site) in the geom's frame.
+  double l0[3], l1[3], ls[3], tmp[3];
+  sub3(tmp, p0, xpos);
+  mat_t_vec3(l0, xmat, tmp);
+  sub3(tmp, p1, xpos);
+  mat_t_vec3(l1, xmat, tmp);
+  if (side) {
+    sub3(tmp, side, xpos);
+    mat_t_vec3(ls, xmat, tmp);
+  }
+
+  // The 2D frame: the plane through the centre and both ends (sphere), or across the axis.
+  double axis0[3] = {1, 0, 0}, axis1[3] = {0, 1, 0};
+  if (is_sphere) {
+    copy3(axis0, l0);
+    normalize3(axis0);
+    double normal[3];
+    cross3(normal, l0, l1);
+    if (norm3(normal) < kMinVal) {
+      // Both ends on a line through the centre: any plane containing it will do.
+      const double other[3] = {1, 1, 1};
+      cross3(normal, axis0, other);
+      if (norm3(normal) < kMinVal) {
+        const double other2[3] = {0, 1, 0};
+        cross3(normal, axis0, other2);
+      }
+    }
+    normalize3(normal);
+    cross3(axis1, normal, axis0);
+  }
+  const double q0[2] = {dot3(l0, axis0), dot3(l0, axis1)};
+  const double q1[2] = {dot3(l1, axis0), dot3(l1, axis1)};
+  double qs[2];
+  if (side) {
+    qs[0] = dot3(ls, axis0);
+    qs[1] = dot3(ls, axis1);
+  }
+  double u0[2], u1[2];
+  const double arc = circle(q0, q1, side ? qs : nullptr, r, u0, u1);
+  if (arc < 0) return -1;
+
+  double w0[3], w1[3], length = arc;
+  for (int k = 0; k < 3; ++k) {
+    w0[k] = u0[0] * axis0[k] + u0[1] * axis1[k];
+    w1[k] = u1[0] * axis0[k] + u1[1] * axis1[k];
+  }
+  if (!is_sphere) {
+    // The helix unrolls to a straight line: heights interpolate along the 2D path length.
+    const double len0 = std::hypot(q0[0] - u0[0], q0[1] - u0[1]);
+    const double len1 = std::hypot(q1[0] - u1[0], q1[1] - u1[1]);
+    const double total = len0 + arc + len1;
+    const double dz = l1[2] - l0[2];
+    w0[2] = total > kMinVal ? l0[2] + dz * len0 / total : l0[2];
+    w1[2] = total > kMinVal ? l0[2] + dz * (len0 + arc) / total : l1[2];
+    length = std::hypot(arc, w1[2] - w0[2]);
+  }
+  mat_vec3(tmp, xmat, w0);
+  add3(t0, tmp, xpos);
+  mat_vec3(tmp, xmat, w1);
+  add3(t1, tmp, xpos);
+  return length;
+}
+
+}  // namespace joco::wrap
