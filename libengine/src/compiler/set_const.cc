@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "joco/data.h"
+#include "joco/actuation.h"
 #include "joco/jacobian.h"
+#include "joco/tendon.h"
 #include "joco/smooth.h"
 #include "math/vec.h"
 
@@ -20,13 +22,50 @@ void subtree_masses(Model& m) {
   for (int b = m.nbody - 1; b > 0; --b) m.body_subtreemass[m.body_parentid[b]] += m.body_subtreemass[b];
 }
 
-// Position-dependent quantities at qpos (kinematics through the factorisation of M).
+// Position-dependent quantities at qpos (kinematics through the factorisation of M, tendons and
+// transmissions; no contacts).
 void evaluate_position(const Model& m, Data& d) {
   kinematics(m, d);
   com_pos(m, d);
   camlight(m, d);
+  tendon(m, d);
   crb(m, d);
   factor_m(m, d);
+  d.ncon = 0;
+  transmission(m, d);
+}
+
+// Tendons: length at qpos0, spring length at qpos_spring where not given, and inverse weight
+// J inv(M) J'. Actuators: length at qpos0 and the acceleration a unit force produces, |inv(M) g|
+// for the moment vector g.
+void tendon_and_actuator_references(Model& m, Data& d) {
+  const size_t nv = static_cast<size_t>(m.nv);
+  std::vector<double> solved(nv);
+  for (int t = 0; t < m.ntendon; ++t) {
+    m.tendon_length0[t] = d.ten_length[t];
+    const double* jac = d.ten_J + t * nv;
+    solve_m(m, d, solved.data(), jac, 1);
+    double w = 0;
+    for (size_t i = 0; i < nv; ++i) w += jac[i] * solved[i];
+    m.tendon_invweight0[t] = w;
+  }
+  for (int i = 0; i < m.nu; ++i) {
+    m.actuator_length0[i] = d.actuator_length[i];
+    solve_m(m, d, solved.data(), d.actuator_moment + i * nv, 1);
+    double norm = 0;
+    for (double x : solved) norm += x * x;
+    m.actuator_acc0[i] = std::sqrt(norm);
+  }
+  bool need_spring = false;
+  for (int t = 0; t < m.ntendon; ++t) need_spring = need_spring || m.tendon_lengthspring[t] < 0;
+  if (!need_spring) return;
+  std::memcpy(d.qpos, m.qpos_spring, sizeof(double) * static_cast<size_t>(m.nq));
+  kinematics(m, d);
+  com_pos(m, d);
+  tendon(m, d);
+  for (int t = 0; t < m.ntendon; ++t) {
+    if (m.tendon_lengthspring[t] < 0) m.tendon_lengthspring[t] = d.ten_length[t];
+  }
 }
 
 // dof_invweight0: the diagonal of inv(M) at qpos0; ball and free joints share
@@ -237,6 +276,7 @@ void set_const(Model& m, const ModelSpec& spec) {
   camera_light_references(m, d);
   equality_references(m, d);
   statistics(m, d, spec.statistic);
+  tendon_and_actuator_references(m, d);
 }
 
 }  // namespace joco::compiler
