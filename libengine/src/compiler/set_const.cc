@@ -1,5 +1,7 @@
 #include "compiler/set_const.h"
 
+#include "compiler/length_range.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -277,6 +279,7 @@ void set_const(Model& m, const ModelSpec& spec) {
   equality_references(m, d);
   statistics(m, d, spec.statistic);
   tendon_and_actuator_references(m, d);
+  compute_length_ranges(m, spec);
 }
 
 }  // namespace joco::compiler

@@ -1,0 +1,116 @@
+#include "compiler/length_range.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "joco/data.h"
+#include "joco/error.h"
+#include "joco/forward.h"
+#include "joco/smooth.h"
+
+namespace joco::compiler {
+
+namespace {
+
+bool selected(const Model& m, int i, int mode) {
+  const bool muscle = m.actuator_gaintype[i] == kGainMuscle || m.actuator_biastype[i] == kBiasMuscle;
+  const bool user = m.actuator_gaintype[i] == kGainUser || m.actuator_biastype[i] == kBiasUser;
+  switch (mode) {
+    case 1: return muscle;
+    case 2: return muscle || user;
+    case 3: return true;
+    default: return false;
+  }
+}
+
+// The limits of the joint or tendon the actuator drives, when it has them.
+bool limits_of_target(const Model& m, int i, double* range) {
+  const int id = m.actuator_trnid[2 * i];
+  switch (m.actuator_trntype[i]) {
+    case kTrnJoint:
+    case kTrnJointInParent:
+      if (!m.jnt_limited[id]) return false;
+      range[0] = m.jnt_range[2 * id];
+      range[1] = m.jnt_range[2 * id + 1];
+      return true;
+    case kTrnTendon:
+      if (!m.tendon_limited[id]) return false;
+      range[0] = m.tendon_range[2 * id];
+      range[1] = m.tendon_range[2 * id + 1];
+      return true;
+    default: return false;
+  }
+}
+
+// One side of the range: push the actuator's transmission with a force that accelerates the joints
+// at `accel` (clamped to maxforce), damp the velocities with time constant timeconst, and return
+// the extreme length over the last inteval seconds, with the spread seen there.
+std::pair<double, double> push(const Model& m, Data& d, int i, double sign, const CompilerSettings::LengthRange& lr) {
+  reset_data(m, d);
+  const double h = m.opt.timestep;
+  const int steps = static_cast<int>(std::ceil(lr.inttotal / h));
+  const int eval_from = static_cast<int>(std::floor((lr.inttotal - lr.inteval) / h));
+  const double damping = std::exp(-h / std::max(0.01, lr.timeconst));
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  std::vector<double> solved(static_cast<size_t>(m.nv));
+  for (int t = 0; t < steps; ++t) {
+    fwd_position(m, d);
+    const double* moment = d.actuator_moment + static_cast<ptrdiff_t>(i) * m.nv;
+    solve_m(m, d, solved.data(), moment, 1);
+    double norm = 0;
+    for (double x : solved) norm += x * x;
+    norm = std::sqrt(norm);
+    double force = norm > kMinVal ? lr.accel / norm : 0;
+    if (lr.maxforce > 0) force = std::min(force, lr.maxforce);
+    for (int k = 0; k < m.nv; ++k) d.qfrc_applied[k] = sign * force * moment[k];
+    step(m, d);
+    for (int k = 0; k < m.nv; ++k) d.qvel[k] *= damping;
+    if (t >= eval_from) {
+      fwd_position(m, d);
+      lo = std::min(lo, d.actuator_length[i]);
+      hi = std::max(hi, d.actuator_length[i]);
+    }
+  }
+  return {sign < 0 ? lo : hi, hi - lo};
+}
+
+}  // namespace
+
+void compute_length_ranges(Model& m, const ModelSpec& spec) {
+  const CompilerSettings::LengthRange& lr = spec.compiler.lengthrange;
+  if (lr.mode == 0 || m.nu == 0) return;
+  // The simulation: joint and tendon limits only (no contacts, passive forces, gravity, friction
+  // loss or actuation), with its own time step.
+  Model sim = m;
+  sim.opt.disableflags |= kDisableContact | kDisablePassive | kDisableGravity | kDisableFrictionloss |
+                          kDisableActuation;
+  if (lr.timestep > 0) sim.opt.timestep = lr.timestep;
+  Data d(sim);
+  for (int i = 0; i < m.nu; ++i) {
+    if (!selected(m, i, lr.mode)) continue;
+    double* range = m.actuator_lengthrange + 2 * i;
+    if (lr.useexisting && range[0] < range[1]) continue;
+    if (lr.uselimit && limits_of_target(m, i, range)) continue;
+    const auto [low, low_spread] = push(sim, d, i, -1, lr);
+    const auto [high, high_spread] = push(sim, d, i, 1, lr);
+    const double width = high - low;
+    const std::string name = spec.actuators[static_cast<size_t>(i)].name;
+    const Origin& origin = spec.actuators[static_cast<size_t>(i)].origin;
+    if (!(width > 0) || !std::isfinite(width)) {
+      throw InputError(origin.describe(name) + ": length range computation found an empty or invalid range");
+    }
+    if (low_spread > lr.tolrange * width || high_spread > lr.tolrange * width) {
+      throw InputError(origin.describe(name) +
+                       ": length range computation did not converge (the actuator may be unlimited: "
+                       "add joint or tendon limits, or adjust <compiler><lengthrange>)");
+    }
+    range[0] = low;
+    range[1] = high;
+  }
+}
+
+}  // namespace joco::compiler
