@@ -33,8 +33,12 @@ double ray_geom(const double pos[3], const double mat[9], const double size[3], 
 // A ray against the triangles of a mesh geom (mj_rayMesh), both faces of each.
 double ray_mesh(const Model& m, const Data& d, int geom, const double pnt[3], const double vec[3]);
 
-// A ray against a height field geom (mj_rayHfield): the union of its triangular prisms (top
-// surface, sides and base at -size[3]).
+// A ray against a height field geom (mj_rayHfield), as 2.2.2 builds it: a base box from z =
+// -size[3] to 0 and, on it, two triangles a grid cell (seen from both sides) with vertical sides
+// from z = 0 up to the surface's edge. The parts are separate surfaces: a ray starting inside the
+// field meets the face z = 0. On the sides x = +-size[0], 2.2.2 reads the edge heights with the
+// wrong row stride (element r * nrow + c); joco does the same (clamped to the data where 2.2.2
+// would read past it, for nrow > ncol).
 double ray_hfield(const Model& m, const Data& d, int geom, const double pnt[3],
                   const double vec[3]);
 

@@ -59,11 +59,18 @@ double ray_cylinder_side(const double* p, const double* v, double radius, double
 
 double ray_capsule(const double* p, const double* v, const double* size) {
   double best = ray_cylinder_side(p, v, size[0], size[1]);
+  const double a = dot3(v, v);
   for (const double z : {size[1], -size[1]}) {
+    // both crossings of the cap's sphere: only its outer half belongs to the surface, and a ray
+    // leaving the cylinder part may enter the sphere through its inner half first
     const double q[3] = {p[0], p[1], p[2] - z};
-    const double x = ray_sphere(q, v, size[0]);
-    // only the cap's outer half belongs to the surface
-    if (x >= 0 && (q[2] + x * v[2]) * z >= 0) keep_nearest(best, x);
+    const double b = dot3(q, v), c = dot3(q, q) - size[0] * size[0];
+    const double disc = b * b - a * c;
+    if (a < kMinVal || disc < 0) continue;
+    const double s = std::sqrt(disc);
+    for (const double x : {(-b - s) / a, (-b + s) / a}) {
+      if (x >= 0 && (q[2] + x * v[2]) * z >= 0) keep_nearest(best, x);
+    }
   }
   return best;
 }

@@ -53,12 +53,18 @@ void random_unit(double* v, std::mt19937_64& rng) {
   for (int k = 0; k < 3; ++k) v[k] /= n;
 }
 
-// A random ray: its origin in the scene's box, its direction random or aimed near a random geom,
-// its length random (distances are in units of |vec|).
+// A random ray: its origin in the scene's box or near a geom's centre (often inside it), its
+// direction random or aimed near a random geom, its length random (distances are in units of
+// |vec|).
 void random_ray(const mjModel* m, const mjData* d, std::mt19937_64& rng, double* pnt, double* vec) {
   std::uniform_real_distribution<double> u(-1, 1);
   const double box[3] = {2.6, 2.2, 1.6};
   for (int k = 0; k < 3; ++k) pnt[k] = box[k] * u(rng);
+  if (u(rng) < -0.6) {
+    const int g = std::uniform_int_distribution<int>(0, m->ngeom - 1)(rng);
+    const double reach = m->geom_rbound[g] > 0 ? 0.5 * m->geom_rbound[g] : 0.2;
+    for (int k = 0; k < 3; ++k) pnt[k] = d->geom_xpos[3 * g + k] + reach * u(rng);
+  }
   if (u(rng) < -0.3) {
     random_unit(vec, rng);
   } else {
