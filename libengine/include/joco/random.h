@@ -20,9 +20,10 @@ class GlibcRandom {
   // The next rand(): uniform in [0, kMax].
   int next();
 
-  // A standard normal number by Marsaglia's polar method on next() / kMax, as
-  // mju_standardNormal: two draws per attempt, attempts repeated until the pair falls inside the
-  // unit circle (and not at its centre). The pair's second normal goes to *second when not null.
+  // A standard normal number by Marsaglia's polar method, as mju_standardNormal computes it bit for
+  // bit: two draws per attempt, mapped to [-1, 1] as next() * (2 / kMax) - 1, repeated until the
+  // pair falls inside the unit circle (and not at its centre). The pair's second normal goes to
+  // *second when not null.
   double standard_normal(double* second = nullptr);
 
  private:

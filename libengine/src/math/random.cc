@@ -33,8 +33,10 @@ int GlibcRandom::next() {
 double GlibcRandom::standard_normal(double* second) {
   double x1, x2, w;
   do {
-    x1 = 2.0 * (static_cast<double>(next()) / kMax) - 1;
-    x2 = 2.0 * (static_cast<double>(next()) / kMax) - 1;
+    // uniform in [-1, 1], scaled by the reciprocal as MuJoCo's are (bit for bit)
+    constexpr double kScale = 2.0 / kMax;
+    x1 = static_cast<double>(next()) * kScale - 1;
+    x2 = static_cast<double>(next()) * kScale - 1;
     w = x1 * x1 + x2 * x2;
   } while (w >= 1 || w == 0);
   w = std::sqrt(-2 * std::log(w) / w);

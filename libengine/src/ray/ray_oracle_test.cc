@@ -160,7 +160,7 @@ TEST_P(RayOracle, MatchesMuJoCo) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, RayOracle,
                          ::testing::Values(RayParam{"sensor/ray_geoms.xml", 3000},
-                                           RayParam{"real/franka_sim/franka_panda.xml", 300}));
+                                           RayParam{"real/franka_sim/franka_panda.xml", 60}));
 
 }  // namespace
 }  // namespace joco

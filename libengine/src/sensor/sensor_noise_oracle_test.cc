@@ -21,6 +21,26 @@ void run_all_stages(oracle::OracleCase& c, std::mt19937_64& rng, const std::stri
   sensor_oracle::compare_outputs(c, where, errors, kStageNone);
 }
 
+// The generator itself: MuJoCo's mju_standardNormal after srand(seed), pairs and singles, bit for
+// bit.
+TEST(SensorNoiseOracle, StandardNormalIsMuJoCos) {
+  for (uint32_t seed : {0u, 1u, 123u, 98765u}) {
+    std::srand(seed);
+    GlibcRandom random(seed);
+    for (int k = 0; k < 3000; ++k) {
+      mjtNum mj_second = 0;
+      double second = 0;
+      const bool pair = k % 3 == 0;
+      const mjtNum expected = mju_standardNormal(pair ? &mj_second : nullptr);
+      ASSERT_EQ(random.standard_normal(pair ? &second : nullptr), expected) << seed << " " << k;
+      if (pair) {
+        ASSERT_EQ(second, mj_second) << seed << " " << k;
+      }
+    }
+    EXPECT_EQ(random.next(), std::rand()) << "seed " << seed;  // still in step
+  }
+}
+
 TEST(SensorNoiseOracle, SameRandomSequenceSameNoise) {
   oracle::OracleCase c;
   ASSERT_TRUE(oracle::load_case("sensor/noise.xml", c));

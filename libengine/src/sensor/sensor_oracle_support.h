@@ -120,7 +120,8 @@ inline void fill_outputs(oracle::OracleCase& c, std::mt19937_64& rng) {
 }
 
 // Compares sensordata sensor by sensor, and the on-demand fields, recording errors by sensor
-// type; fails the test at the first few mismatches.
+// type (sensors of other stages than `stage` under one entry; kStageNone: all stages); fails the
+// test at the first few mismatches.
 //
 // Each sensor's elements are compared relative to the larger of the two values, floored at 1e-3 of
 // a scale: the largest MuJoCo value among the sensors of its type, and for force and torque sensors
@@ -150,7 +151,7 @@ inline void compare_outputs(const oracle::OracleCase& c, const std::string& wher
         "sensor", c.d.sensordata + adr, c.md->sensordata + adr, dim, oracle::Tolerance{}, scale);
     bool nonzero = false;
     for (int k = 0; k < dim; ++k) nonzero = nonzero || c.md->sensordata[adr + k] != 0;
-    const bool this_stage = c.m.sensor_needstage[i] == stage;
+    const bool this_stage = stage == kStageNone || c.m.sensor_needstage[i] == stage;
     std::string key = type_name(c.m.sensor_type[i]);
     if (!this_stage) key = "(other stages)";
     errors.add(key, f.error, where + " sensor " + std::to_string(i), nonzero);
