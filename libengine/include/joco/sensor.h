@@ -8,14 +8,25 @@
 // - A stage does nothing when the sensor disable flag is set.
 // - User sensors are left untouched (joco has no sensor callback); noise and cutoff still apply to
 //   them as to any sensor of their stage and data type.
+// - Frame sensors: framequat is the body's xquat times the object's quaternion in it (body_iquat,
+//   geom_quat, site_quat, cam_quat); frame velocities and accelerations are those of the point
+//   fixed in the object's body at the object's origin, so a tracking camera moves as its body
+//   does for them; with a reference frame, framelinvel is the rate of change of framepos (the
+//   relative velocity minus w_ref x (p - p_ref), in the reference frame) and frameangvel the
+//   relative angular velocity in the reference frame.
+// - Touch: the sum of the normal forces (pyramidal or elliptic, as contact_force decodes them) of
+//   the contacts with a geom of the site's body whose normal ray, from the contact point away from
+//   that body, meets the site's volume (a point inside it always does). Force and torque:
+//   cfrc_int of the site's body (what its parent exerts on it) at the site, in the site's frame.
+// - Noise (sensor_noise > 0, sensornoise enabled), then cutoff, sensor by sensor in model order.
+//   Noise comes from d.noise_random (glibc's rand(), as MuJoCo draws it) with standard normals by
+//   the polar method: real data gets noise * n added to each element (one normal each); positive
+//   data draws one normal per element and adds it only when the value is positive, clamping the
+//   sum at zero; axes and quaternions draw four normals n0..n3 (two polar pairs) and are rotated
+//   by the angle noise * n0 about the axis (n1, n2, n3) (quaternions on the right, in their own
+//   frame).
 // - Cutoff (when positive): real data is clamped to [-cutoff, cutoff], positive data to at most
-//   cutoff; axes and quaternions are not clamped.
-// - Noise (sensor_noise > 0, sensornoise enabled), from d.noise_random (glibc's rand(), as MuJoCo
-//   draws it) with standard normals by the polar method, sensor by sensor in model order: real data
-//   gets noise * n added to each element (one normal each); positive data draws one normal and
-//   adds it only when the value is positive, clamping the sum at zero; axes and quaternions draw
-//   four normals n0..n3 (two polar pairs) and are rotated by the angle noise * n0 about the axis
-//   (n1, n2, n3) (quaternions on the right, in their own frame).
+//   cutoff (MuJoCo's compiler refuses cutoffs on axes and quaternions).
 #pragma once
 
 #include "joco/data.h"

@@ -19,8 +19,9 @@ TEST_P(SensorAccOracle, MatchesMuJoCo) {
 INSTANTIATE_TEST_SUITE_P(
     Models, SensorAccOracle,
     ::testing::Values(
-        "sensor/all_sensors.xml", "sensor/touch.xml", "mujoco-tests/test__testdata__model.xml",
-        "real/franka_sim/franka_panda.xml", "mujoco/model/adhesion/active_adhesion.xml",
+        "sensor/all_sensors.xml", "sensor/touch.xml", "sensor/limits_touch.xml",
+        "mujoco-tests/test__testdata__model.xml", "real/franka_sim/franka_panda.xml",
+        "mujoco/model/adhesion/active_adhesion.xml",
         "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_free.xml",
         "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_slide.xml",
         "mujoco-tests/"

@@ -24,7 +24,7 @@ TEST_P(SensorPosOracle, MatchesMuJoCo) {
 
 INSTANTIATE_TEST_SUITE_P(Models, SensorPosOracle,
                          ::testing::Values("sensor/all_sensors.xml", "sensor/rangefinders.xml",
-                                           "sensor/touch.xml",
+                                           "sensor/touch.xml", "sensor/limits_touch.xml",
                                            "mujoco-tests/test__testdata__model.xml",
                                            "real/franka_sim/franka_panda.xml",
                                            "real/franka_sim/bi-franka_panda.xml"));

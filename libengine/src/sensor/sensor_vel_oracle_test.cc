@@ -15,7 +15,7 @@ TEST_P(SensorVelOracle, MatchesMuJoCo) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, SensorVelOracle,
-                         ::testing::Values("sensor/all_sensors.xml",
+                         ::testing::Values("sensor/all_sensors.xml", "sensor/limits_touch.xml",
                                            "mujoco-tests/test__testdata__model.xml",
                                            "real/franka_sim/franka_panda.xml",
                                            "real/franka_sim/bi-franka_panda.xml"));
