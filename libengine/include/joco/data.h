@@ -11,6 +11,7 @@
 #include "joco/data_fields.h"
 #include "joco/field.h"
 #include "joco/model.h"
+#include "joco/random.h"
 
 namespace joco {
 
@@ -79,6 +80,11 @@ struct DataInfo {
   // global properties
   double time = 0;
   double energy[2] = {};  // potential, kinetic
+  // The sensor-noise generator (MuJoCo draws from the C library's rand()). It starts where MuJoCo's
+  // compiler leaves rand(), srand(123), for models without random texture marks that do not enable
+  // sensor noise (MuJoCo's compiler evaluates the sensors once, drawing their noise, when they
+  // do). reset_data leaves it alone, as mj_resetData leaves rand(). Reseed: noise_random.reseed(s).
+  GlibcRandom noise_random{123};
 };
 
 class Data : public DataInfo {

@@ -15,6 +15,10 @@ namespace joco {
 // Forward dynamics at the current state: everything from kinematics to qacc, no integration.
 void forward(const Model& m, Data& d);
 
+// forward without the sensor stages (MuJoCo's mj_forwardSkip(m, d, mjSTAGE_NONE, 1)): RK4's
+// intermediate evaluations, so that sensordata stays that of the step's start as in MuJoCo.
+void forward_without_sensors(const Model& m, Data& d);
+
 // One time step with the model's integrator (opt.integrator).
 void step(const Model& m, Data& d);
 

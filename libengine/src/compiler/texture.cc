@@ -235,32 +235,6 @@ CompiledTexture cube_from_files(const TextureSpec& t, const ModelSpec& spec) {
 
 }  // namespace
 
-MarkRandom::MarkRandom(uint32_t seed) {
-  // glibc's initialisation: a Lehmer generator fills words 0..30, words 31..33 repeat 0..2, and
-  // the first 310 words of the additive sequence are discarded.
-  std::array<uint32_t, 34> r{};
-  int32_t word = seed == 0 ? 1 : static_cast<int32_t>(seed);
-  r[0] = static_cast<uint32_t>(word);
-  for (size_t i = 1; i < 31; ++i) {
-    const int32_t hi = word / 127773, lo = word % 127773;
-    word = 16807 * lo - 2836 * hi;
-    if (word < 0) word += 2147483647;
-    r[i] = static_cast<uint32_t>(word);
-  }
-  for (size_t i = 31; i < 34; ++i) r[i] = r[i - 31];
-  for (size_t i = 3; i < 34; ++i) ring_[i % 31] = r[i];
-  index_ = 34;
-  for (int i = 0; i < 310; ++i) next();
-}
-
-int MarkRandom::next() {
-  // word i = word i-31 + word i-3 (mod 2^32); the output drops the lowest bit
-  const size_t slot = static_cast<size_t>(index_ % 31);
-  ring_[slot] += ring_[static_cast<size_t>((index_ - 3) % 31)];
-  ++index_;
-  return static_cast<int>(ring_[slot] >> 1);
-}
-
 CompiledTexture builtin_texture(const TextureSpec& t, MarkRandom& random) {
   if (t.width <= 0 || t.height <= 0) fail(t, "builtin textures need positive width and height");
   const bool cube = t.type != kTexture2D;

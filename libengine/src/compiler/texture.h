@@ -7,24 +7,16 @@
 
 #include "compiler/assets.h"
 #include "compiler/spec.h"
+#include "joco/random.h"
 
 namespace joco::compiler {
 
 // MuJoCo 2.2.2 draws random marks from the C library's rand() after srand(123), once per compile,
-// one number per pixel of every texture with mark="random", in texture order. This is glibc's
-// generator (the additive feedback generator behind random(), TYPE_3), reproduced so the marks land
-// on the same pixels on every platform.
-class MarkRandom {
+// one number per pixel of every texture with mark="random", in texture order.
+class MarkRandom : public GlibcRandom {
  public:
-  static constexpr int kSeed = 123;
-  static constexpr int kMax = 2147483647;  // glibc's RAND_MAX
-
-  explicit MarkRandom(uint32_t seed = kSeed);
-  int next();  // uniform in [0, kMax]
-
- private:
-  std::array<uint32_t, 31> ring_{};  // the last 31 words of the sequence, word i at i % 31
-  uint64_t index_ = 0;               // index of the next word
+  static constexpr uint32_t kSeed = 123;
+  explicit MarkRandom(uint32_t seed = kSeed) : GlibcRandom(seed) {}
 };
 
 // Compiles one texture. Textures must be compiled in model order with one shared MarkRandom.

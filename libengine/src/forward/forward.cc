@@ -5,6 +5,7 @@
 #include "forward/timer.h"
 #include "joco/actuation.h"
 #include "joco/passive.h"
+#include "joco/sensor.h"
 #include "joco/tendon.h"
 #include "joco/smooth.h"
 
@@ -76,17 +77,28 @@ void fwd_constraint(const Model& m, Data& d) {
   d.solver_iter = 0;
 }
 
-void forward(const Model& m, Data& d) {
+namespace {
+
+void forward_stages(const Model& m, Data& d, bool sensors) {
   StageTimer timer(d, kTimerForward);
+  sensors = sensors && !disabled(m, kDisableSensor);
   fwd_position(m, d);
+  if (sensors) sensor_pos(m, d);
   if (enabled(m, kEnableEnergy)) energy_pos(m, d);
   fwd_velocity(m, d);
+  if (sensors) sensor_vel(m, d);
   if (enabled(m, kEnableEnergy)) energy_vel(m, d);
   fwd_actuation(m, d);
   fwd_acceleration(m, d);
   fwd_constraint(m, d);
-  (void)disabled;
+  if (sensors) sensor_acc(m, d);
 }
+
+}  // namespace
+
+void forward(const Model& m, Data& d) { forward_stages(m, d, true); }
+
+void forward_without_sensors(const Model& m, Data& d) { forward_stages(m, d, false); }
 
 void step(const Model& m, Data& d) {
   StageTimer timer(d, kTimerStep);

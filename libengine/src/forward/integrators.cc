@@ -89,7 +89,7 @@ void runge_kutta4(const Model& m, Data& d) {
     for (int i = 0; i < nv; ++i) d.qvel[i] = qvel0[i] + a * h * acc[i];
     for (int i = 0; i < na; ++i) d.act[i] = act0[i] + a * h * act_dot[i];
     d.time = time0 + a * h;
-    forward(m, d);
+    forward_without_sensors(m, d);
     copy(slope_vel + stage * nv, d.qvel, nv);
     copy(slope_acc + stage * nv, d.qacc, nv);
     copy(slope_act + stage * na, d.act_dot, na);
