@@ -1,0 +1,282 @@
+// Every narrow-phase function against MuJoCo 2.2.2's own (mjCOLLISIONFUNC) on seeded random sizes,
+// poses and margins: the same number of contacts, and the same distances, points and frames.
+#include <gtest/gtest.h>
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "joco/collision.h"
+#include "math/vec.h"
+#include "oracle/contacts.h"
+#include "oracle/oracle.h"
+
+namespace joco {
+namespace {
+
+const char* const kTypeNames[] = {"plane", "hfield", "sphere", "capsule",
+                                  "ellipsoid", "cylinder", "box", "mesh"};
+
+// Loads an MJCF string into MuJoCo through its virtual file system.
+oracle::MjModelPtr load_string(const std::string& xml) {
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mj_makeEmptyFileVFS(&vfs, "model.xml", static_cast<int>(xml.size()));
+  std::memcpy(vfs.filedata[mj_findFileVFS(&vfs, "model.xml")], xml.data(), xml.size());
+  char error[1000] = "";
+  mjModel* m = mj_loadXML("model.xml", &vfs, error, sizeof error);
+  mj_deleteVFS(&vfs);
+  EXPECT_TRUE(m) << error;
+  return oracle::MjModelPtr(m);
+}
+
+// Meshes: a box (symmetric: ties in the support search), an irregular convex polyhedron, and the
+// same polyhedron without its hull graph (support by scanning every vertex).
+constexpr const char* kMeshAssets =
+    "<mesh name='box' vertex='-1 -1 -1 1 -1 -1 1 1 -1 1 1 1 1 -1 1 -1 1 -1 -1 1 1 -1 -1 1' "
+    "scale='.3 .2 .15'/>"
+    "<mesh name='rock' vertex='0.31 0.02 -0.05  -0.22 0.17 0.08  0.05 -0.27 0.11  -0.04 0.08 "
+    "-0.29  0.12 0.21 0.19  -0.18 -0.16 -0.12  0.21 -0.09 0.24  -0.27 -0.05 0.21  0.09 0.28 "
+    "-0.14  0.17 -0.22 -0.2  -0.12 0.25 -0.06  0.02 0.01 0.33'/>";
+
+std::string geom_xml(int type, int mesh_variant) {
+  std::string s = std::string("<geom type='") + kTypeNames[type] + "' size='.2 .2 .2'";
+  if (type == kGeomMesh) s += mesh_variant == 0 ? " mesh='box'" : " mesh='rock'";
+  if (type == kGeomHfield) s += " hfield='terrain'";
+  return s + "/>";
+}
+
+// Geom 0 of type1 (planes and height fields in the world body) and geom 1 of type2.
+std::string pair_xml(int type1, int type2, int mesh_variant) {
+  std::string xml = "<mujoco>";
+  if (mesh_variant == 2) xml += "<compiler convexhull='false'/>";
+  xml += "<asset>";
+  xml += kMeshAssets;
+  xml += "<hfield name='terrain' nrow='7' ncol='9' size='.8 .6 .3 .1'/></asset><worldbody>";
+  const bool static1 = type1 == kGeomPlane || type1 == kGeomHfield;
+  xml += static1 ? geom_xml(type1, mesh_variant)
+                 : "<body><freejoint/>" + geom_xml(type1, mesh_variant) + "</body>";
+  xml += "<body><freejoint/>" + geom_xml(type2, mesh_variant) + "</body>";
+  return xml + "</worldbody></mujoco>";
+}
+
+struct Stats {
+  int trials = 0;
+  int with_contacts = 0;
+  int count_mismatch = 0;
+  double worst = 0;
+  std::string worst_table;
+};
+
+// Random sizes for geom g of a primitive type, in both models; rbound to match.
+void random_size(std::mt19937& rng, mjModel* mj, Model& m, int g) {
+  std::uniform_real_distribution<double> u(0.05, 0.4);
+  const int type = mj->geom_type[g];
+  double* s = mj->geom_size + 3 * g;
+  double rbound = 0;
+  switch (type) {
+    case kGeomSphere: s[0] = u(rng); rbound = s[0]; break;
+    case kGeomCapsule: s[0] = u(rng) / 2; s[1] = u(rng); rbound = s[0] + s[1]; break;
+    case kGeomEllipsoid:
+      for (int k = 0; k < 3; ++k) s[k] = u(rng);
+      rbound = std::fmax(s[0], std::fmax(s[1], s[2]));
+      break;
+    case kGeomCylinder: s[0] = u(rng); s[1] = u(rng); rbound = std::hypot(s[0], s[1]); break;
+    case kGeomBox:
+      for (int k = 0; k < 3; ++k) s[k] = u(rng);
+      rbound = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+      break;
+    default: return;  // planes, height fields and meshes keep their compiled sizes
+  }
+  mj->geom_rbound[g] = rbound;
+  for (int k = 0; k < 3; ++k) m.geom_size[3 * g + k] = s[k];
+  m.geom_rbound[g] = rbound;
+}
+
+void random_frame(std::mt19937& rng, double* quat) {
+  std::normal_distribution<double> n;
+  for (int k = 0; k < 4; ++k) quat[k] = n(rng);
+  math::quat_normalize(quat);
+}
+
+void debug_dump(const Model& m, const Data& d, const mjModel*, const mjContact* mc, int mn, const Contact* c, int n) {
+  std::printf("DEBUG joco %d mujoco %d\n", n, mn);
+  for (int i = 0; i < n; ++i) std::printf(" joco  dist %.6f pos %.6f %.6f %.6f\n", c[i].dist, c[i].pos[0], c[i].pos[1], c[i].pos[2]);
+  for (int i = 0; i < mn; ++i) std::printf(" mj    dist %.6f pos %.6f %.6f %.6f\n", mc[i].dist, mc[i].pos[0], mc[i].pos[1], mc[i].pos[2]);
+  for (int g = 0; g < 2; ++g) {
+    if ((m.geom_type[g] != kGeomEllipsoid && m.geom_type[g] != kGeomCylinder) || !n || !mn) continue;
+    double dif[3], loc[3], nl[3], nm[3];
+    math::sub3(dif, c[0].pos, d.geom_xpos + 3 * g);
+    math::mat_t_vec3(loc, d.geom_xmat + 9 * g, dif);
+    math::mat_t_vec3(nl, d.geom_xmat + 9 * g, c[0].frame);
+    math::mat_t_vec3(nm, d.geom_xmat + 9 * g, mc[0].frame);
+    const double* r = m.geom_size + 3 * g;
+    std::printf(" ELL g%d r %.17g %.17g %.17g p %.17g %.17g %.17g inside %.6f\n   joco n %.17g %.17g %.17g\n   mj   n %.17g %.17g %.17g\n", g, r[0], r[1], r[2], loc[0], loc[1], loc[2],
+      loc[0]*loc[0]/r[0]/r[0] + loc[1]*loc[1]/r[1]/r[1] + loc[2]*loc[2]/r[2]/r[2], nl[0], nl[1], nl[2], nm[0], nm[1], nm[2]);
+  }
+  if (m.geom_type[1] == kGeomMesh) {
+    const int mesh = m.geom_dataid[1];
+    const int* g = m.mesh_graph + m.mesh_graphadr[mesh];
+    const int nv = g[0];
+    for (int v = 0; v < nv; ++v) {
+      const float* p = m.mesh_vert + 3 * (m.mesh_vertadr[mesh] + g[2 + nv + v]);
+      double l[3] = {p[0], p[1], p[2]}, w[3];
+      math::mat_vec3(w, d.geom_xmat + 9, l);
+      math::add3(w, w, d.geom_xpos + 3);
+      double dif[3]; math::sub3(dif, w, d.geom_xpos);
+      double nrm[3] = {d.geom_xmat[2], d.geom_xmat[5], d.geom_xmat[8]};
+      int inmj = -1;
+      for (int i = 0; i < mn; ++i) if (math::dist3(mc[i].pos, w) < 1e-12 + std::fabs(mc[i].dist) * 0.5000001 && std::fabs(mc[i].dist - math::dot3(dif, nrm)) < 1e-9) inmj = i;
+      double nr[3]; math::add3(nr, l, d.geom_xpos + 3); math::sub3(nr, nr, d.geom_xpos);
+      std::printf(" v%d world %.6f %.6f %.6f  dist %.6f mj %d norot %.6f adj:", v, w[0], w[1], w[2], math::dot3(dif, nrm), inmj, math::dot3(nr, nrm));
+      for (int e = g[2 + v]; g[2 + 2 * nv + e] >= 0; ++e) std::printf(" %d", g[2 + 2 * nv + e]);
+      std::printf("\n");
+    }
+  }
+}
+
+// Runs `trials` random configurations of the pair and compares the raw narrow-phase output.
+Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned seed) {
+  Stats stats;
+  oracle::MjModelPtr mj = load_string(pair_xml(type1, type2, mesh_variant));
+  if (!mj) return stats;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  if (mj->nhfielddata) {
+    for (int i = 0; i < mj->nhfielddata; ++i) mj->hfield_data[i] = static_cast<float>(unit(rng));
+  }
+  Model m = oracle::model_from_mujoco(mj.get());
+  oracle::MjDataPtr md = oracle::make_data(mj.get());
+  Data d(m);
+  const mjfCollision theirs = mjCOLLISIONFUNC[type1][type2];
+  const CollisionFunction ours = collision_function(type1, type2);
+  EXPECT_TRUE(theirs && ours);
+  if (!theirs || !ours) return stats;
+
+  for (int trial = 0; trial < trials; ++trial) {
+    random_size(rng, mj.get(), m, 0);
+    random_size(rng, mj.get(), m, 1);
+    double quat[2][4], pos[2][3] = {};
+    random_frame(rng, quat[0]);
+    random_frame(rng, quat[1]);
+    const double rb1 = type1 == kGeomPlane ? 0 : mj->geom_rbound[0];
+    const double rb2 = mj->geom_rbound[1];
+    if (type1 == kGeomPlane || type1 == kGeomHfield) {
+      // the other geom over the plane or the height field, at heights around contact
+      double local[3] = {(2 * unit(rng) - 1) * 0.7, (2 * unit(rng) - 1) * 0.5,
+                         (unit(rng) * 1.4 - 0.5) * rb2 + (type1 == kGeomHfield ? 0.2 : 0)};
+      double mat[9];
+      math::quat_to_mat(mat, quat[0]);
+      math::mat_vec3(pos[1], mat, local);
+    } else {
+      double dir[3] = {unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5};
+      math::normalize3(dir);
+      math::scale3(pos[1], dir, (0.2 + unit(rng)) * (rb1 + rb2));
+    }
+    const double margin = trial % 3 == 0 ? 0 : (trial % 3 == 1 ? 0.01 : 0.1) * unit(rng);
+    for (int g = 0; g < 2; ++g) {
+      math::copy3(md->geom_xpos + 3 * g, pos[g]);
+      math::copy3(d.geom_xpos + 3 * g, pos[g]);
+      math::quat_to_mat(d.geom_xmat + 9 * g, quat[g]);
+      mju_quat2Mat(md->geom_xmat + 9 * g, quat[g]);
+    }
+    mjContact mc[mjMAXCONPAIR] = {};
+    Contact c[kMaxConPair];
+    const int mn = theirs(mj.get(), md.get(), mc, 0, 1, margin);
+    const int n = ours(m, d, c, 0, 1, margin);
+    ++stats.trials;
+    if (getenv("JOCO_DEBUG_ALL") || (getenv("JOCO_DEBUG_TRIAL") && atoi(getenv("JOCO_DEBUG_TRIAL")) == trial)) { std::printf("MARGIN %g\n", margin); debug_dump(m, d, mj.get(), mc, mn, c, n); }
+    stats.with_contacts += mn > 0;
+    const oracle::ContactComparison cmp = oracle::compare_contacts(c, n, mc, mn);
+    if (!cmp.counts_match()) {
+      if (++stats.count_mismatch <= 3) {
+        std::printf("  %s-%s variant %d trial %d: joco %d contacts, MuJoCo %d\n", kTypeNames[type1],
+                    kTypeNames[type2], mesh_variant, trial, n, mn);
+      }
+      continue;
+    }
+    if (cmp.geometry_error() > stats.worst) {
+      stats.worst = cmp.geometry_error();
+      stats.worst_table = "trial " + std::to_string(trial) + "\n" + cmp.table();
+    }
+  }
+  return stats;
+}
+
+struct PairCase {
+  int type1, type2;
+  int mesh_variant;
+  double tolerance;  // 1e-9 for the dedicated functions, 1e-6 through MPR
+};
+
+class PairFunction : public ::testing::TestWithParam<PairCase> {};
+
+TEST_P(PairFunction, MatchesMuJoCo) {
+  const PairCase pc = GetParam();
+  const Stats s = compare_pair(pc.type1, pc.type2, pc.mesh_variant, getenv("JOCO_TRIALS") ? atoi(getenv("JOCO_TRIALS")) : 400, 1234 + pc.type1 * 8 + pc.type2);
+  std::printf("%-9s %-9s variant %d: %d trials, %d with contacts, %d count mismatches, worst %.3e\n",
+              kTypeNames[pc.type1], kTypeNames[pc.type2], pc.mesh_variant, s.trials,
+              s.with_contacts, s.count_mismatch, s.worst);
+  EXPECT_GT(s.with_contacts, s.trials / 10);
+  EXPECT_EQ(s.count_mismatch, 0);
+  EXPECT_LE(s.worst, pc.tolerance) << s.worst_table;
+}
+
+constexpr double kExact = 1e-9, kMpr = 1e-6;
+
+std::string pair_name(const ::testing::TestParamInfo<PairCase>& p) {
+  return std::string(kTypeNames[p.param.type1]) + "_" + kTypeNames[p.param.type2] +
+         std::to_string(p.param.mesh_variant);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Dedicated, PairFunction,
+    ::testing::Values(PairCase{kGeomPlane, kGeomSphere, 0, kExact},
+                      PairCase{kGeomPlane, kGeomCapsule, 0, kExact},
+                      PairCase{kGeomPlane, kGeomCylinder, 0, kExact},
+                      PairCase{kGeomPlane, kGeomBox, 0, kExact},
+                      PairCase{kGeomPlane, kGeomEllipsoid, 0, kExact},
+                      PairCase{kGeomPlane, kGeomMesh, 0, kExact},
+                      PairCase{kGeomPlane, kGeomMesh, 1, kExact},
+                      PairCase{kGeomPlane, kGeomMesh, 2, kExact},
+                      PairCase{kGeomSphere, kGeomSphere, 0, kExact},
+                      PairCase{kGeomSphere, kGeomCapsule, 0, kExact},
+                      PairCase{kGeomSphere, kGeomBox, 0, kExact},
+                      PairCase{kGeomCapsule, kGeomCapsule, 0, kExact},
+                      PairCase{kGeomCapsule, kGeomBox, 0, kExact},
+                      PairCase{kGeomBox, kGeomBox, 0, kExact}),
+    pair_name);
+
+INSTANTIATE_TEST_SUITE_P(
+    Convex, PairFunction,
+    ::testing::Values(PairCase{kGeomSphere, kGeomEllipsoid, 0, kMpr},
+                      PairCase{kGeomSphere, kGeomCylinder, 0, kMpr},
+                      PairCase{kGeomSphere, kGeomMesh, 1, kMpr},
+                      PairCase{kGeomCapsule, kGeomEllipsoid, 0, kMpr},
+                      PairCase{kGeomCapsule, kGeomCylinder, 0, kMpr},
+                      PairCase{kGeomCapsule, kGeomMesh, 1, kMpr},
+                      PairCase{kGeomEllipsoid, kGeomEllipsoid, 0, kMpr},
+                      PairCase{kGeomEllipsoid, kGeomCylinder, 0, kMpr},
+                      PairCase{kGeomEllipsoid, kGeomBox, 0, kMpr},
+                      PairCase{kGeomEllipsoid, kGeomMesh, 1, kMpr},
+                      PairCase{kGeomCylinder, kGeomCylinder, 0, kMpr},
+                      PairCase{kGeomCylinder, kGeomBox, 0, kMpr},
+                      PairCase{kGeomCylinder, kGeomMesh, 1, kMpr},
+                      PairCase{kGeomBox, kGeomMesh, 0, kMpr},
+                      PairCase{kGeomBox, kGeomMesh, 1, kMpr},
+                      PairCase{kGeomMesh, kGeomMesh, 0, kMpr},
+                      PairCase{kGeomMesh, kGeomMesh, 1, kMpr},
+                      PairCase{kGeomMesh, kGeomMesh, 2, kMpr},
+                      PairCase{kGeomHfield, kGeomSphere, 0, kMpr},
+                      PairCase{kGeomHfield, kGeomCapsule, 0, kMpr},
+                      PairCase{kGeomHfield, kGeomEllipsoid, 0, kMpr},
+                      PairCase{kGeomHfield, kGeomCylinder, 0, kMpr},
+                      PairCase{kGeomHfield, kGeomBox, 0, kMpr},
+                      PairCase{kGeomHfield, kGeomMesh, 1, kMpr}),
+    pair_name);
+
+}  // namespace
+}  // namespace joco
