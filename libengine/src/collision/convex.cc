@@ -40,8 +40,9 @@ bool mesh_graph(const Model& m, int mesh, MeshGraph* g) {
 double vertex_dot(const float* v, const double* dir) { return v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2]; }
 
 // Index (into the mesh's vertices) of the support vertex in local direction dir. With a hull graph:
-// steepest ascent from the last result; without: all vertices.
-int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* warm) {
+// steepest ascent over its edges from graph vertex 0 (the end is left in *last, a graph index);
+// without: the first of all vertices with the largest projection.
+int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* last) {
   const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
   MeshGraph g;
   if (!mesh_graph(m, mesh, &g)) {
@@ -57,7 +58,7 @@ int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* warm) 
     }
     return best;
   }
-  int cur = *warm >= 0 ? *warm : 0;
+  int cur = 0;
   double best_dot = vertex_dot(vert + 3 * g.globalid[cur], dir);
   int prev = -1;
   while (prev != cur) {
@@ -71,7 +72,7 @@ int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* warm) 
       }
     }
   }
-  *warm = cur;
+  *last = cur;
   return g.globalid[cur];
 }
 

@@ -17,7 +17,7 @@ struct ConvexObject {
   double margin = 0;       // every support point is pushed out by margin / 2 along the direction
   double pos[3] = {};      // frame in use
   double mat[9] = {};
-  mutable int vertex = -1;  // mesh hill climbing: where the last search ended
+  mutable int vertex = -1;  // mesh hill climbing: where the last search ended (graph index)
   double prism[6][3] = {};  // prism vertices in world coordinates: the top three, then the bottom
 };
 

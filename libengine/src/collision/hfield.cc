@@ -1,5 +1,6 @@
-// Height field against a convex geom: the grid cells under the geom's bounding box, each split into
-// two triangular prisms reaching down to the base, each prism against the geom by MPR.
+// Height field against a convex geom, in the height field's frame: the grid cells under the geom's
+// bounding box, each split into two triangular prisms reaching down to the base, each prism
+// against the geom by MPR. The margin raises the prisms' tops.
 #include <cmath>
 
 #include "collision/convex.h"
@@ -16,24 +17,27 @@ int hfield_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, d
   const double* hpos = d.geom_xpos + 3 * g1;
   const double* hmat = d.geom_xmat + 9 * g1;
 
+  // the geom in the height field's frame
   ConvexObject geom;
   convex_object(&geom, m, d, g2, margin);
+  double dif[3];
+  sub3(dif, d.geom_xpos + 3 * g2, hpos);
+  mat_t_vec3(geom.pos, hmat, dif);
+  mat_t_mat3(geom.mat, hmat, d.geom_xmat + 9 * g2);
 
-  // the geom's bounding box in the height field's frame
+  // its bounding box
   double lo[3], hi[3];
   for (int k = 0; k < 3; ++k) {
-    double axis[3], point[3], dif[3];
-    mat_column(axis, hmat, k);
+    double axis[3] = {0, 0, 0}, point[3];
+    axis[k] = 1;
     support_point(geom, axis, point);
-    sub3(dif, point, hpos);
-    hi[k] = dot3(dif, axis) + margin / 2;
-    scale3(axis, axis, -1);
+    hi[k] = point[k];
+    axis[k] = -1;
     support_point(geom, axis, point);
-    sub3(dif, point, hpos);
-    lo[k] = -dot3(dif, axis) - margin / 2;
+    lo[k] = point[k];
   }
   if (hi[0] < -size[0] || lo[0] > size[0] || hi[1] < -size[1] || lo[1] > size[1] ||
-      hi[2] < -size[3] || lo[2] > size[2]) {
+      hi[2] < -size[3] || lo[2] > size[2] + margin) {
     return 0;
   }
 
@@ -52,26 +56,35 @@ int hfield_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, d
   ConvexObject prism;
   prism.model = &m;
   prism.type = kGeomHfield;
-  prism.margin = margin;
+  prism.margin = 0;
   int n = 0;
   for (int r = r0; r < r1; ++r) {
     for (int c = c0; c < c1; ++c) {
       // the cell's corners as a triangle strip: (c, r+1), (c, r), (c+1, r+1), (c+1, r)
       const int strip[4][2] = {{c, r + 1}, {c, r}, {c + 1, r + 1}, {c + 1, r}};
       for (int t = 0; t < 2; ++t) {
+        double ztop = -size[3];
         for (int i = 0; i < 3; ++i) {
           const int cc = strip[t + i][0], rr = strip[t + i][1];
-          const double top[3] = {dx * cc - size[0], dy * rr - size[1],
-                                 data[rr * ncol + cc] * size[2]};
-          const double bottom[3] = {top[0], top[1], -size[3]};
-          mat_vec3(prism.prism[i], hmat, top);
-          add3(prism.prism[i], prism.prism[i], hpos);
-          mat_vec3(prism.prism[i + 3], hmat, bottom);
-          add3(prism.prism[i + 3], prism.prism[i + 3], hpos);
+          double* top = prism.prism[i];
+          double* bottom = prism.prism[i + 3];
+          top[0] = bottom[0] = dx * cc - size[0];
+          top[1] = bottom[1] = dy * rr - size[1];
+          top[2] = data[rr * ncol + cc] * size[2] + margin;
+          bottom[2] = -size[3];
+          ztop = top[2] > ztop ? top[2] : ztop;
         }
-        if (mpr_contact(m, &prism, &geom, margin, con + n)) {
-          if (++n >= kMaxConPair) return n;
-        }
+        if (ztop < lo[2]) continue;  // the prism lies below the geom
+        Contact* c_out = con + n;
+        if (!mpr_contact(m, &prism, &geom, margin, c_out)) continue;
+        c_out->dist -= margin;  // MuJoCo 2.2.2 reports minus the inflated depth here
+        // back to world coordinates
+        double v[3];
+        mat_vec3(v, hmat, c_out->pos);
+        add3(c_out->pos, v, hpos);
+        mat_vec3(v, hmat, c_out->frame);
+        copy3(c_out->frame, v);
+        if (++n >= kMaxConPair) return n;
       }
     }
   }

@@ -139,7 +139,8 @@ void debug_dump(const Model& m, const Data& d, const mjModel*, const mjContact* 
 }
 
 // Runs `trials` random configurations of the pair and compares the raw narrow-phase output.
-Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned seed) {
+Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned seed,
+                   bool multiccd) {
   Stats stats;
   oracle::MjModelPtr mj = load_string(pair_xml(type1, type2, mesh_variant));
   if (!mj) return stats;
@@ -148,6 +149,7 @@ Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned 
   if (mj->nhfielddata) {
     for (int i = 0; i < mj->nhfielddata; ++i) mj->hfield_data[i] = static_cast<float>(unit(rng));
   }
+  if (multiccd) mj->opt.enableflags |= mjENBL_MULTICCD;
   Model m = oracle::model_from_mujoco(mj.get());
   oracle::MjDataPtr md = oracle::make_data(mj.get());
   Data d(m);
@@ -210,15 +212,18 @@ struct PairCase {
   int type1, type2;
   int mesh_variant;
   double tolerance;  // 1e-9 for the dedicated functions, 1e-6 through MPR
+  bool multiccd = false;
 };
 
 class PairFunction : public ::testing::TestWithParam<PairCase> {};
 
 TEST_P(PairFunction, MatchesMuJoCo) {
   const PairCase pc = GetParam();
-  const Stats s = compare_pair(pc.type1, pc.type2, pc.mesh_variant, getenv("JOCO_TRIALS") ? atoi(getenv("JOCO_TRIALS")) : 400, 1234 + pc.type1 * 8 + pc.type2);
-  std::printf("%-9s %-9s variant %d: %d trials, %d with contacts, %d count mismatches, worst %.3e\n",
-              kTypeNames[pc.type1], kTypeNames[pc.type2], pc.mesh_variant, s.trials,
+  const Stats s = compare_pair(pc.type1, pc.type2, pc.mesh_variant, getenv("JOCO_TRIALS") ? atoi(getenv("JOCO_TRIALS")) : 400, 1234 + pc.type1 * 8 + pc.type2,
+      pc.multiccd);
+  std::printf("%-9s %-9s variant %d%s: %d trials, %d with contacts, %d count mismatches, worst %.3e\n",
+              kTypeNames[pc.type1], kTypeNames[pc.type2], pc.mesh_variant,
+              pc.multiccd ? " multiccd" : "", s.trials,
               s.with_contacts, s.count_mismatch, s.worst);
   EXPECT_GT(s.with_contacts, s.trials / 10);
   EXPECT_EQ(s.count_mismatch, 0);
@@ -229,7 +234,7 @@ constexpr double kExact = 1e-9, kMpr = 1e-6;
 
 std::string pair_name(const ::testing::TestParamInfo<PairCase>& p) {
   return std::string(kTypeNames[p.param.type1]) + "_" + kTypeNames[p.param.type2] +
-         std::to_string(p.param.mesh_variant);
+         std::to_string(p.param.mesh_variant) + (p.param.multiccd ? "_multiccd" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -276,6 +281,24 @@ INSTANTIATE_TEST_SUITE_P(
                       PairCase{kGeomHfield, kGeomCylinder, 0, kMpr},
                       PairCase{kGeomHfield, kGeomBox, 0, kMpr},
                       PairCase{kGeomHfield, kGeomMesh, 1, kMpr}),
+    pair_name);
+
+INSTANTIATE_TEST_SUITE_P(
+    Multiccd, PairFunction,
+    ::testing::Values(PairCase{kGeomCapsule, kGeomCylinder, 0, kMpr, true},
+                      PairCase{kGeomCapsule, kGeomMesh, 1, kMpr, true},
+                      PairCase{kGeomCylinder, kGeomCylinder, 0, kMpr, true},
+                      PairCase{kGeomCylinder, kGeomBox, 0, kMpr, true},
+                      PairCase{kGeomCylinder, kGeomMesh, 0, kMpr, true},
+                      PairCase{kGeomBox, kGeomMesh, 0, kMpr, true},
+                      PairCase{kGeomBox, kGeomMesh, 1, kMpr, true},
+                      PairCase{kGeomMesh, kGeomMesh, 0, kMpr, true},
+                      PairCase{kGeomMesh, kGeomMesh, 1, kMpr, true},
+                      PairCase{kGeomSphere, kGeomMesh, 1, kMpr, true},
+                      PairCase{kGeomEllipsoid, kGeomBox, 0, kMpr, true},
+                      PairCase{kGeomHfield, kGeomBox, 0, kMpr, true},
+                      PairCase{kGeomHfield, kGeomMesh, 1, kMpr, true},
+                      PairCase{kGeomHfield, kGeomCylinder, 0, kMpr, true}),
     pair_name);
 
 }  // namespace
