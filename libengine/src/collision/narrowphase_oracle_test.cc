@@ -117,6 +117,25 @@ void debug_dump(const Model& m, const Data& d, const mjModel*, const mjContact* 
     std::printf(" ELL g%d r %.17g %.17g %.17g p %.17g %.17g %.17g inside %.6f\n   joco n %.17g %.17g %.17g\n   mj   n %.17g %.17g %.17g\n", g, r[0], r[1], r[2], loc[0], loc[1], loc[2],
       loc[0]*loc[0]/r[0]/r[0] + loc[1]*loc[1]/r[1]/r[1] + loc[2]*loc[2]/r[2]/r[2], nl[0], nl[1], nl[2], nm[0], nm[1], nm[2]);
   }
+  if (m.geom_type[0] == kGeomCapsule && m.geom_type[1] == kGeomBox) {
+    const double* bm = d.geom_xmat + 9; double dif[3], cl[3], ax[3], al[3];
+    math::sub3(dif, d.geom_xpos, d.geom_xpos + 3); math::mat_t_vec3(cl, bm, dif);
+    ax[0] = d.geom_xmat[2]; ax[1] = d.geom_xmat[5]; ax[2] = d.geom_xmat[8]; math::mat_t_vec3(al, bm, ax);
+    std::printf("MARGIN? CAPBOX r %.6f h %.6f size %.6f %.6f %.6f c %.6f %.6f %.6f a %.6f %.6f %.6f\n", m.geom_size[0], m.geom_size[1], m.geom_size[3], m.geom_size[4], m.geom_size[5], cl[0], cl[1], cl[2], al[0], al[1], al[2]);
+    for (int i = 0; i < mn; ++i) {
+      double pl[3], nl[3]; math::sub3(dif, mc[i].pos, d.geom_xpos + 3); math::mat_t_vec3(pl, bm, dif); math::mat_t_vec3(nl, bm, mc[i].frame);
+      // segment parameter of the sphere centre
+      double cen[3]; math::add_scaled3(cen, pl, nl, -(m.geom_size[0] + mc[i].dist / 2));
+      double rel[3]; math::sub3(rel, cen, cl); double t = math::dot3(rel, al) / m.geom_size[1];
+      std::printf("  mj dist %.6f pos %.6f %.6f %.6f n %.4f %.4f %.4f  t=%.4f\n", mc[i].dist, pl[0], pl[1], pl[2], nl[0], nl[1], nl[2], t);
+    }
+    for (int i = 0; i < n; ++i) {
+      double pl[3], nl[3]; math::sub3(dif, c[i].pos, d.geom_xpos + 3); math::mat_t_vec3(pl, bm, dif); math::mat_t_vec3(nl, bm, c[i].frame);
+      double cen[3]; math::add_scaled3(cen, pl, nl, -(m.geom_size[0] + c[i].dist / 2));
+      double rel[3]; math::sub3(rel, cen, cl); double t = math::dot3(rel, al) / m.geom_size[1];
+      std::printf("  jo dist %.6f pos %.6f %.6f %.6f n %.4f %.4f %.4f  t=%.4f\n", c[i].dist, pl[0], pl[1], pl[2], nl[0], nl[1], nl[2], t);
+    }
+  }
   if (m.geom_type[1] == kGeomMesh) {
     const int mesh = m.geom_dataid[1];
     const int* g = m.mesh_graph + m.mesh_graphadr[mesh];
