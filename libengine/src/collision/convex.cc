@@ -320,6 +320,7 @@ int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin,
   ccd_real_t depth;
   ccd_vec3_t dir, pos;
   if (ccdMPRPenetration(a, b, &ccd, &depth, &dir, &pos) != 0) return 0;
+  if (norm3(dir.v) < kMinVal) return 0;  // touching with no direction: no contact
   set_contact(con, margin - depth, pos.v, dir.v);
   fix_normal(*a, *b, con);
   return 1;

@@ -67,6 +67,7 @@ struct Stats {
   int trials = 0;
   int with_contacts = 0;
   int count_mismatch = 0;
+  int exact = 0;  // trials whose contacts agree within 1e-9
   double worst = 0;
   std::string worst_table;
 };
@@ -219,6 +220,7 @@ Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned 
       }
       continue;
     }
+    stats.exact += cmp.geometry_error() <= 1e-9;
     if (cmp.geometry_error() > stats.worst) {
       stats.worst = cmp.geometry_error();
       stats.worst_table = "trial " + std::to_string(trial) + "\n" + cmp.table();
@@ -240,10 +242,10 @@ TEST_P(PairFunction, MatchesMuJoCo) {
   const PairCase pc = GetParam();
   const Stats s = compare_pair(pc.type1, pc.type2, pc.mesh_variant, getenv("JOCO_TRIALS") ? atoi(getenv("JOCO_TRIALS")) : 400, 1234 + pc.type1 * 8 + pc.type2,
       pc.multiccd);
-  std::printf("%-9s %-9s variant %d%s: %d trials, %d with contacts, %d count mismatches, worst %.3e\n",
+  std::printf("%-9s %-9s variant %d%s: %d trials, %d with contacts, %d count mismatches, %d exact, worst %.3e\n",
               kTypeNames[pc.type1], kTypeNames[pc.type2], pc.mesh_variant,
               pc.multiccd ? " multiccd" : "", s.trials,
-              s.with_contacts, s.count_mismatch, s.worst);
+              s.with_contacts, s.count_mismatch, s.exact, s.worst);
   EXPECT_GT(s.with_contacts, s.trials / 10);
   EXPECT_EQ(s.count_mismatch, 0);
   EXPECT_LE(s.worst, pc.tolerance) << s.worst_table;

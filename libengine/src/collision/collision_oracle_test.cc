@@ -1,0 +1,171 @@
+// The whole collision stage against MuJoCo 2.2.2's mj_collision on real and test models: MuJoCo
+// rolls the model out and, at sampled states, both compute the contact list from the same geom
+// frames (copied from MuJoCo, so joco's kinematics is not involved). The lists must agree element
+// by element: same geom pairs in the same order, same points, frames and distances, same contact
+// parameters.
+#include <gtest/gtest.h>
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <utility>
+
+#include "joco/collision.h"
+#include "oracle/contacts.h"
+#include "oracle/oracle.h"
+#include "support/test_support.h"
+
+namespace joco {
+namespace {
+
+struct ModelCase {
+  const char* path;
+  int steps;          // MuJoCo steps of the rollout
+  int every;          // compare every this many steps
+  double tolerance;   // geometry (dist, pos, frame)
+  double noise;       // control noise (fraction of the control range)
+};
+
+struct Result {
+  int states = 0;
+  int with_contacts = 0;
+  int total_contacts = 0;
+  int count_mismatches = 0;
+  bool integers_match = true;
+  double geometry = 0;
+  double parameters = 0;
+  std::string worst_table;
+};
+
+// Copies the geom frames of MuJoCo's data into joco's.
+void copy_geom_frames(const mjModel* mj, const mjData* md, Data& d) {
+  std::memcpy(d.geom_xpos, md->geom_xpos, sizeof(double) * 3 * mj->ngeom);
+  std::memcpy(d.geom_xmat, md->geom_xmat, sizeof(double) * 9 * mj->ngeom);
+}
+
+// Prints the geom pairs whose contact counts differ.
+void report_pair_counts(const mjModel* mj, const mjData* md, const Data& d) {
+  const char* names[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
+  auto count = [](int g1, int g2, auto get, int n) {
+    int k = 0;
+    for (int i = 0; i < n; ++i) k += get(i).first == g1 && get(i).second == g2;
+    return k;
+  };
+  auto mjget = [&](int i) { return std::make_pair(md->contact[i].geom1, md->contact[i].geom2); };
+  auto jget = [&](int i) { return std::make_pair(d.contact[i].geom1, d.contact[i].geom2); };
+  int shown = 0;
+  for (int i = 0; i < md->ncon + d.ncon && shown < 6; ++i) {
+    const auto p = i < md->ncon ? mjget(i) : jget(i - md->ncon);
+    const int a = count(p.first, p.second, mjget, md->ncon), b = count(p.first, p.second, jget, d.ncon);
+    if (a != b) {
+      std::printf("    pair %d-%d (%s-%s): MuJoCo %d, joco %d\n", p.first, p.second,
+                  names[mj->geom_type[p.first]], names[mj->geom_type[p.second]], a, b);
+      ++shown;
+    }
+  }
+}
+
+Result run_model(const ModelCase& mc, unsigned seed) {
+  Result r;
+  std::string error;
+  oracle::MjModelPtr mj = oracle::load(test::testdata(mc.path), &error);
+  EXPECT_TRUE(mj) << mc.path << ": " << error;
+  if (!mj) return r;
+  const Model m = oracle::model_from_mujoco(mj.get());
+  oracle::MjDataPtr md = oracle::make_data(mj.get());
+  Data d(m);
+  if (mj->nkey > 0) mj_resetDataKeyframe(mj.get(), md.get(), 0);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (int step = 0; step <= mc.steps; ++step) {
+    if (step % mc.every == 0) {
+      mj_forward(mj.get(), md.get());
+      mj_collision(mj.get(), md.get());  // fresh contacts: mj_forward's constraint stage edits them
+      copy_geom_frames(mj.get(), md.get(), d);
+      collision(m, d);
+      ++r.states;
+      r.with_contacts += md->ncon > 0;
+      r.total_contacts += md->ncon;
+      const oracle::ContactComparison c =
+          oracle::compare_contacts(d.contact, d.ncon, md->contact, md->ncon);
+      if (!c.counts_match()) {
+        if (++r.count_mismatches <= 2) {
+          std::printf("  %s step %d: joco %d contacts, MuJoCo %d\n", mc.path, step, d.ncon, md->ncon);
+          report_pair_counts(mj.get(), md.get(), d);
+        }
+        continue;
+      }
+      r.integers_match = r.integers_match && c.integers_match();
+      r.parameters = std::fmax(r.parameters, c.parameter_error());
+      if (c.geometry_error() > r.geometry || (!c.integers_match() && r.worst_table.empty())) {
+        r.geometry = std::fmax(r.geometry, c.geometry_error());
+        r.worst_table = "step " + std::to_string(step) + "\n" + c.table();
+        const int w = c.field("pos").contact >= 0 ? c.field("pos").contact : 0;
+        if (w < md->ncon) {
+          const int g1 = md->contact[w].geom1, g2 = md->contact[w].geom2;
+          r.worst_table += "worst contact: geoms " + std::to_string(g1) + " (type " +
+                           std::to_string(mj->geom_type[g1]) + ") and " + std::to_string(g2) +
+                           " (type " + std::to_string(mj->geom_type[g2]) + ")\n";
+        }
+      }
+    }
+    for (int i = 0; i < mj->nu; ++i) {
+      const double* range = mj->actuator_ctrlrange + 2 * i;
+      const double mid = (range[0] + range[1]) / 2, span = (range[1] - range[0]) / 2;
+      md->ctrl[i] = mj->actuator_ctrllimited[i] ? mid + mc.noise * span * unit(rng) : 0;
+    }
+    mj_step(mj.get(), md.get());
+  }
+  return r;
+}
+
+class ModelCollision : public ::testing::TestWithParam<ModelCase> {};
+
+TEST_P(ModelCollision, MatchesMuJoCo) {
+  const ModelCase mc = GetParam();
+  const Result r = run_model(mc, 7);
+  std::printf("%-60s %3d states, %3d with contacts, %5d contacts, %d count mismatches, "
+              "geometry %.3e, parameters %.3e%s\n",
+              mc.path, r.states, r.with_contacts, r.total_contacts, r.count_mismatches, r.geometry,
+              r.parameters, r.integers_match ? "" : ", integer fields differ");
+  EXPECT_GT(r.with_contacts, 0);
+  EXPECT_EQ(r.count_mismatches, 0);
+  EXPECT_TRUE(r.integers_match) << r.worst_table;
+  EXPECT_LE(r.geometry, mc.tolerance) << r.worst_table;
+  EXPECT_LE(r.parameters, 1e-15) << r.worst_table;
+}
+
+std::string model_name(const ::testing::TestParamInfo<ModelCase>& p) {
+  std::string s = p.param.path;
+  for (char& ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return s;
+}
+
+constexpr double kExact = 1e-9, kMpr = 1e-6;
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, ModelCollision,
+    ::testing::Values(
+        ModelCase{"mujoco-tests/test__engine__testdata__collisions.xml", 100, 10, kExact, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__capsule_mesh.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__cylinder_box.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__frameless_contact.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__frameless_contact_hfield.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__long_box.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco/model/humanoid/humanoid.xml", 600, 30, kExact, 0.5},
+        ModelCase{"mujoco/model/humanoid100/humanoid100.xml", 300, 30, kMpr, 0.5},
+        ModelCase{"real/anybotics_anymal_c/scene.xml", 400, 20, kMpr, 0.3},
+        ModelCase{"real/franka_sim/franka_panda.xml", 400, 20, kMpr, 0.5},
+        ModelCase{"real/shadow_hand/scene_right.xml", 400, 20, kMpr, 0.5},
+        ModelCase{"real/wonik_allegro/scene_right.xml", 400, 20, kMpr, 0.5}),
+    model_name);
+
+}  // namespace
+}  // namespace joco
