@@ -14,7 +14,6 @@ namespace {
 // Box of body b from its dynamically collidable geoms; false when it has none.
 bool body_box(const Model& m, const Data& d, int b, double* lo, double* hi) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  const bool override_margin = m.opt.enableflags & kEnableOverride;
   bool any = false;
   for (int k = 0; k < 3; ++k) {
     lo[k] = kInf;
@@ -32,7 +31,8 @@ bool body_box(const Model& m, const Data& d, int b, double* lo, double* hi) {
       }
       continue;
     }
-    const double half = rbound + (override_margin ? m.opt.o_margin : m.geom_margin[g]);
+    // the geom's own margin even under the contact override, as MuJoCo 2.2.2
+    const double half = rbound + m.geom_margin[g];
     for (int k = 0; k < 3; ++k) {
       lo[k] = std::min(lo[k], d.geom_xpos[3 * g + k] - half);
       hi[k] = std::max(hi[k], d.geom_xpos[3 * g + k] + half);

@@ -124,7 +124,7 @@ void finish_contact(Contact& c, int g1, int g2, const PairParams& pp) {
   c.dim = pp.dim;
   c.geom1 = g1;
   c.geom2 = g2;
-  c.exclude = 0;
+  c.exclude = c.dist >= c.includemargin;  // in the gap: kept, but no constraint
   c.efc_address = -1;
 }
 
