@@ -1,6 +1,7 @@
 // Box against box: separating axes (3 + 3 face normals, 9 edge crossings), then the incident face
 // clipped against the reference face (up to 8 contacts), or one contact between two edges.
 #include <cmath>
+#include <utility>
 
 #include "collision/narrowphase.h"
 
@@ -100,12 +101,17 @@ int face_contacts(const Box& ref, int axis, const double* normal, const Box& inc
     sub3(dif, face_center, point);
     const double denom = dot3(fn, normal);
     const double t = dot3(dif, fn) / denom;
-    const double dist = t;  // height of the incident point above the reference face
+    // MuJoCo 2.2.2 reports half the incident point's height over the reference face
+    const double dist = t / 2;
     if (dist > margin) continue;
     double pos[3];
     add_scaled3(pos, point, normal, t / 2);
     set_contact(con + count, dist, pos, out_normal);
     ++count;
+  }
+  // deepest first
+  for (int i = 1; i < count; ++i) {
+    for (int j = i; j > 0 && con[j].dist < con[j - 1].dist; --j) std::swap(con[j], con[j - 1]);
   }
   return count;
 }
@@ -136,9 +142,8 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
     }
     const double pen = extent(b1, l) + extent(b2, l) - std::abs(dot3(dif, l));
     if (pen < -margin) return 0;
-    const double bias = c < 6 ? 0 : 1e-6;
-    if (pen + bias < best) {
-      best = pen + bias;
+    if (pen < best) {
+      best = pen;
       code = c;
       copy3(best_axis, l);
     }

@@ -263,10 +263,12 @@ void local_support(const ConvexObject& obj, const double* local, double margin, 
 }
 
 void support_with_margin(const ConvexObject& obj, const double* dir, double margin, double* out) {
-  if (obj.type == kGeomHfield) {  // prism: the first vertex of largest projection
-    int best = 0;
-    double best_dot = dot3(obj.prism[0], dir);
-    for (int i = 1; i < 6; ++i) {
+  if (obj.type == kGeomHfield) {
+    // prism (height field frame, z up): the top vertices unless the direction points down
+    const int first = dir[2] < 0 ? 3 : 0;
+    int best = first;
+    double best_dot = dot3(obj.prism[first], dir);
+    for (int i = first + 1; i < first + 3; ++i) {
       const double v = dot3(obj.prism[i], dir);
       if (v > best_dot) {
         best_dot = v;
@@ -299,7 +301,7 @@ void convex_center(const void* obj, ccd_vec3_t* center) {
   const ConvexObject& o = *static_cast<const ConvexObject*>(obj);
   if (o.type == kGeomHfield) {
     zero3(center->v);
-    for (int i = 0; i < 6; ++i) add3(center->v, center->v, o.prism[i]);
+    for (int i = 0; i < 6; ++i) add3(center->v, center->v, o.prism[(i + 3) % 6]);  // bottom first
     scale3(center->v, center->v, 1.0 / 6);
   } else {
     copy3(center->v, o.pos);
