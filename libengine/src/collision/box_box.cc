@@ -164,8 +164,10 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   copy3(p1, b1.pos);
   copy3(p2, b2.pos);
   for (int k = 0; k < 3; ++k) {
-    if (k != i) add_scaled3(p1, p1, b1.axis[k], (dot3(b1.axis[k], normal) > 0 ? 1 : -1) * b1.size[k]);
-    if (k != j) add_scaled3(p2, p2, b2.axis[k], (dot3(b2.axis[k], normal) > 0 ? -1 : 1) * b2.size[k]);
+    if (k != i)
+      add_scaled3(p1, p1, b1.axis[k], (dot3(b1.axis[k], normal) > 0 ? 1 : -1) * b1.size[k]);
+    if (k != j)
+      add_scaled3(p2, p2, b2.axis[k], (dot3(b2.axis[k], normal) > 0 ? -1 : 1) * b2.size[k]);
   }
   const double* u = b1.axis[i];
   const double* v = b2.axis[j];

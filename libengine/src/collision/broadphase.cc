@@ -70,7 +70,8 @@ int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signature
     }
   }
   std::sort(order, order + nactive, [&](int a, int b) {
-    return box[6 * a + axis] < box[6 * b + axis] || (box[6 * a + axis] == box[6 * b + axis] && a < b);
+    return box[6 * a + axis] < box[6 * b + axis] ||
+           (box[6 * a + axis] == box[6 * b + axis] && a < b);
   });
 
   auto overlap = [&](int a, int b) {

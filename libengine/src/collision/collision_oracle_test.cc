@@ -35,10 +35,10 @@ enum Variant {
 
 struct ModelCase {
   const char* path;
-  int steps;          // MuJoCo steps of the rollout
-  int every;          // compare every this many steps
-  double tolerance;   // geometry (dist, pos, frame)
-  double noise;       // control noise (fraction of the control range)
+  int steps;         // MuJoCo steps of the rollout
+  int every;         // compare every this many steps
+  double tolerance;  // geometry (dist, pos, frame)
+  double noise;      // control noise (fraction of the control range)
   Variant variant = kAsIs;
   bool expect_contacts = true;
 };
@@ -126,7 +126,8 @@ void copy_geom_frames(const mjModel* mj, const mjData* md, Data& d) {
 
 // Prints the geom pairs whose contact counts differ.
 void report_pair_counts(const mjModel* mj, const mjData* md, const Data& d) {
-  const char* names[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
+  const char* names[] = {"plane",     "hfield",   "sphere", "capsule",
+                         "ellipsoid", "cylinder", "box",    "mesh"};
   auto count = [](int g1, int g2, auto get, int n) {
     int k = 0;
     for (int i = 0; i < n; ++i) k += get(i).first == g1 && get(i).second == g2;
@@ -137,7 +138,8 @@ void report_pair_counts(const mjModel* mj, const mjData* md, const Data& d) {
   int shown = 0;
   for (int i = 0; i < md->ncon + d.ncon && shown < 6; ++i) {
     const auto p = i < md->ncon ? mjget(i) : jget(i - md->ncon);
-    const int a = count(p.first, p.second, mjget, md->ncon), b = count(p.first, p.second, jget, d.ncon);
+    const int a = count(p.first, p.second, mjget, md->ncon),
+              b = count(p.first, p.second, jget, d.ncon);
     if (a != b) {
       std::printf("    pair %d-%d (%s-%s): MuJoCo %d, joco %d\n", p.first, p.second,
                   names[mj->geom_type[p.first]], names[mj->geom_type[p.second]], a, b);
@@ -193,7 +195,8 @@ Result run_model(const ModelCase& mc, unsigned seed) {
           oracle::compare_contacts(jsel.data(), jn0, msel.data(), mn0);
       if (!c.counts_match() || !ce.counts_match()) {
         if (++r.count_mismatches <= 2) {
-          std::printf("  %s step %d: joco %d contacts, MuJoCo %d\n", mc.path, step, d.ncon, md->ncon);
+          std::printf("  %s step %d: joco %d contacts, MuJoCo %d\n", mc.path, step, d.ncon,
+                      md->ncon);
           report_pair_counts(mj.get(), md.get(), d);
         }
         continue;
@@ -230,13 +233,13 @@ class ModelCollision : public ::testing::TestWithParam<ModelCase> {};
 TEST_P(ModelCollision, MatchesMuJoCo) {
   const ModelCase mc = GetParam();
   const Result r = run_model(mc, 7);
-  std::printf("%-60s %3d states, %3d with contacts, %5d contacts (%d compared), %d count mismatches, "
-              "geometry %.3e, ellipsoid %.1e, parameters %.3e%s; not compared: %d contacts of "
-              "box-box/capsule-box/plane-mesh, their number differing in %d states\n",
-              mc.path, r.states, r.with_contacts, r.total_contacts, r.exact_contacts,
-              r.count_mismatches, r.geometry, r.ellipsoid, r.parameters,
-              r.integers_match ? "" : ", integer fields differ", r.inexact_contacts,
-              r.inexact_count_mismatches);
+  std::printf(
+      "%-60s %3d states, %3d with contacts, %5d contacts (%d compared), %d count mismatches, "
+      "geometry %.3e, ellipsoid %.1e, parameters %.3e%s; not compared: %d contacts of "
+      "box-box/capsule-box/plane-mesh, their number differing in %d states\n",
+      mc.path, r.states, r.with_contacts, r.total_contacts, r.exact_contacts, r.count_mismatches,
+      r.geometry, r.ellipsoid, r.parameters, r.integers_match ? "" : ", integer fields differ",
+      r.inexact_contacts, r.inexact_count_mismatches);
   if (mc.expect_contacts) {
     EXPECT_GT(r.with_contacts, 0);
   }
@@ -249,8 +252,13 @@ TEST_P(ModelCollision, MatchesMuJoCo) {
 
 std::string model_name(const ::testing::TestParamInfo<ModelCase>& p) {
   std::string s = p.param.path;
-  const char* variants[] = {"", "_predefined", "_dynamic", "_override", "_nofilterparent",
-                            "_smallnconmax", "_randomstates"};
+  const char* variants[] = {"",
+                            "_predefined",
+                            "_dynamic",
+                            "_override",
+                            "_nofilterparent",
+                            "_smallnconmax",
+                            "_randomstates"};
   s += variants[p.param.variant];
   for (char& ch : s) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -264,13 +272,21 @@ INSTANTIATE_TEST_SUITE_P(
     Models, ModelCollision,
     ::testing::Values(
         ModelCase{"mujoco-tests/test__engine__testdata__collisions.xml", 100, 10, kExact, 0},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__capsule_mesh.xml", 300, 20, kMpr, 0},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__cylinder_box.xml", 300, 20, kMpr, 0},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__frameless_contact.xml", 300, 20, kMpr, 0, kAsIs, false},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__frameless_contact_hfield.xml", 300, 20, kMpr, 0},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__long_box.xml", 300, 20, kMpr, 0},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml", 300, 20, kMpr, 0},
-        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml", 300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__capsule_mesh.xml", 300,
+                  20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__cylinder_box.xml", 300,
+                  20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__frameless_contact.xml",
+                  300, 20, kMpr, 0, kAsIs, false},
+        ModelCase{
+            "mujoco-tests/test__engine__testdata__collision_convex__frameless_contact_hfield.xml",
+            300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__long_box.xml", 300, 20,
+                  kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml",
+                  300, 20, kMpr, 0},
+        ModelCase{"mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml", 300,
+                  20, kMpr, 0},
         ModelCase{"mujoco/model/humanoid/humanoid.xml", 600, 30, kExact, 0.5},
         ModelCase{"mujoco/model/humanoid100/humanoid100.xml", 300, 30, kMpr, 0.5},
         ModelCase{"real/anybotics_anymal_c/scene.xml", 400, 20, kMpr, 0.3},

@@ -37,7 +37,9 @@ bool mesh_graph(const Model& m, int mesh, MeshGraph* g) {
   return true;
 }
 
-double vertex_dot(const float* v, const double* dir) { return v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2]; }
+double vertex_dot(const float* v, const double* dir) {
+  return v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2];
+}
 
 // Index (into the mesh's vertices) of the support vertex in local direction dir. With a hull graph:
 // steepest ascent over its edges from graph vertex 0 (the end is left in *last, a graph index);
@@ -76,7 +78,8 @@ int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* last) 
   return g.globalid[cur];
 }
 
-// ---- normals of smooth geoms ---------------------------------------------------------------------
+// ---- normals of smooth geoms
+// ---------------------------------------------------------------------
 
 // Outward normal of an ellipsoid (radii r) near local point p. Inside: the surface point whose
 // normal line passes through p, found by casting a ray from p along the current normal and taking
@@ -139,9 +142,7 @@ bool smooth_normal(const ConvexObject& obj, const double* p, const double* guess
   sub3(dif, p, obj.pos);
   mat_t_vec3(local, obj.mat, dif);
   switch (obj.type) {
-    case kGeomSphere:
-      copy3(n, local);
-      break;
+    case kGeomSphere: copy3(n, local); break;
     case kGeomCapsule: {
       const double z = local[2] > size[1] ? size[1] : (local[2] < -size[1] ? -size[1] : local[2]);
       n[0] = local[0];
@@ -220,9 +221,7 @@ void local_support(const ConvexObject& obj, const double* local, double margin, 
   const Model& m = *obj.model;
   const double* size = m.geom_size + 3 * obj.geom;
   switch (obj.type) {
-    case kGeomSphere:
-      scale3(res, local, size[0]);
-      break;
+    case kGeomSphere: scale3(res, local, size[0]); break;
     case kGeomCapsule:
       scale3(res, local, size[0]);
       res[2] += sign(local[2]) * size[1];
@@ -256,8 +255,7 @@ void local_support(const ConvexObject& obj, const double* local, double margin, 
       res[2] = f[2];
       break;
     }
-    default:
-      zero3(res);
+    default: zero3(res);
   }
   if (margin != 0) add_scaled3(res, res, local, margin / 2);
 }

@@ -13,9 +13,9 @@ namespace joco::narrow {
 struct ConvexObject {
   const Model* model = nullptr;
   int geom = -1;
-  int type = -1;           // geom type; kGeomHfield for a prism
-  double margin = 0;       // every support point is pushed out by margin / 2 along the direction
-  double pos[3] = {};      // frame in use
+  int type = -1;       // geom type; kGeomHfield for a prism
+  double margin = 0;   // every support point is pushed out by margin / 2 along the direction
+  double pos[3] = {};  // frame in use
   double mat[9] = {};
   mutable int vertex = -1;  // mesh hill climbing: where the last search ended (graph index)
   double prism[6][3] = {};  // prism vertices in world coordinates: the top three, then the bottom
@@ -36,8 +36,8 @@ void support_point(const ConvexObject& obj, const double dir[3], double out[3]);
 int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con);
 
 // The extra contacts of the multiccd flag: a and b rotated by -+1e-3 radians about the tangents of
-// con[0] at its point, MPR again, and kept when far enough from the contacts so far. Returns the new
-// number of contacts (from n).
+// con[0] at its point, MPR again, and kept when far enough from the contacts so far. Returns the
+// new number of contacts (from n).
 int multiccd_contacts(const Model& m, const ConvexObject& a, const ConvexObject& b, double margin,
                       Contact* con, int n);
 

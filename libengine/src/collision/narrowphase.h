@@ -32,7 +32,8 @@ int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, do
 // hfield.cc: the height field as a union of triangular prisms, each against the geom by MPR.
 int hfield_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin);
 
-// ---- helpers shared by the narrow-phase files ----------------------------------------------------
+// ---- helpers shared by the narrow-phase files
+// ----------------------------------------------------
 
 // Writes a contact with the given distance, point and normal; tangent rows zero.
 inline void set_contact(Contact* c, double dist, const double pos[3], const double normal[3]) {

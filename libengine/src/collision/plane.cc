@@ -11,8 +11,8 @@ using namespace joco::math;
 namespace {
 
 // Adds a contact for `point` of the other geom when its height above the plane is below margin.
-int plane_point(Contact* con, const double* plane_pos, const double normal[3], const double point[3],
-                double margin) {
+int plane_point(Contact* con, const double* plane_pos, const double normal[3],
+                const double point[3], double margin) {
   double dif[3];
   sub3(dif, point, plane_pos);
   const double dist = dot3(dif, normal);

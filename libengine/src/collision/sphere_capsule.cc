@@ -21,8 +21,8 @@ int sphere_sphere_points(Contact* con, const double c1[3], double r1, const doub
 }
 
 int sphere_sphere(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
-  return sphere_sphere_points(con, d.geom_xpos + 3 * g1, m.geom_size[3 * g1],
-                              d.geom_xpos + 3 * g2, m.geom_size[3 * g2], margin);
+  return sphere_sphere_points(con, d.geom_xpos + 3 * g1, m.geom_size[3 * g1], d.geom_xpos + 3 * g2,
+                              m.geom_size[3 * g2], margin);
 }
 
 int sphere_capsule(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {

@@ -7,7 +7,8 @@ namespace {
 
 using namespace joco::narrow;
 
-// Rows and columns: plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh (upper triangle).
+// Rows and columns: plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh (upper
+// triangle).
 constexpr CollisionFunction kTable[kNGeomTypes][kNGeomTypes] = {
     {nullptr, nullptr, plane_sphere, plane_capsule, plane_convex, plane_cylinder, plane_box,
      plane_convex},
@@ -17,7 +18,8 @@ constexpr CollisionFunction kTable[kNGeomTypes][kNGeomTypes] = {
      convex_convex},
     {nullptr, nullptr, nullptr, capsule_capsule, convex_convex, convex_convex, capsule_box,
      convex_convex},
-    {nullptr, nullptr, nullptr, nullptr, convex_convex, convex_convex, convex_convex, convex_convex},
+    {nullptr, nullptr, nullptr, nullptr, convex_convex, convex_convex, convex_convex,
+     convex_convex},
     {nullptr, nullptr, nullptr, nullptr, nullptr, convex_convex, convex_convex, convex_convex},
     {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, box_box, convex_convex},
     {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, convex_convex},

@@ -62,7 +62,8 @@ struct ContactComparison {
                     std::to_string(mujoco_count) + "\n";
     char line[256];
     for (const ContactFieldResult& f : fields) {
-      std::snprintf(line, sizeof line, "  %-14s worst %.3e at contact %d [%d]: joco %.17g MuJoCo %.17g\n",
+      std::snprintf(line, sizeof line,
+                    "  %-14s worst %.3e at contact %d [%d]: joco %.17g MuJoCo %.17g\n",
                     f.name.c_str(), f.error, f.contact, f.element, f.joco_value, f.mujoco_value);
       s += line;
     }
@@ -94,30 +95,42 @@ inline ContactComparison compare_contacts(const Contact* c, int n, const mjConta
     }
     r.fields.push_back(f);
   };
-  field("dist", 1, [](const Contact& x, int) { return x.dist; },
-        [](const mjContact& x, int) { return x.dist; });
-  field("pos", 3, [](const Contact& x, int k) { return x.pos[k]; },
-        [](const mjContact& x, int k) { return x.pos[k]; });
-  field("frame", 9, [](const Contact& x, int k) { return x.frame[k]; },
-        [](const mjContact& x, int k) { return x.frame[k]; });
-  field("includemargin", 1, [](const Contact& x, int) { return x.includemargin; },
-        [](const mjContact& x, int) { return x.includemargin; });
-  field("friction", 5, [](const Contact& x, int k) { return x.friction[k]; },
-        [](const mjContact& x, int k) { return x.friction[k]; });
-  field("solref", mjNREF, [](const Contact& x, int k) { return x.solref[k]; },
-        [](const mjContact& x, int k) { return x.solref[k]; });
-  field("solimp", mjNIMP, [](const Contact& x, int k) { return x.solimp[k]; },
-        [](const mjContact& x, int k) { return x.solimp[k]; });
-  field("dim", 1, [](const Contact& x, int) { return double(x.dim); },
-        [](const mjContact& x, int) { return double(x.dim); });
-  field("geom1", 1, [](const Contact& x, int) { return double(x.geom1); },
-        [](const mjContact& x, int) { return double(x.geom1); });
-  field("geom2", 1, [](const Contact& x, int) { return double(x.geom2); },
-        [](const mjContact& x, int) { return double(x.geom2); });
-  field("exclude", 1, [](const Contact& x, int) { return double(x.exclude); },
-        [](const mjContact& x, int) { return double(x.exclude); });
-  field("efc_address", 1, [](const Contact& x, int) { return double(x.efc_address); },
-        [](const mjContact& x, int) { return double(x.efc_address); });
+  field(
+      "dist", 1, [](const Contact& x, int) { return x.dist; },
+      [](const mjContact& x, int) { return x.dist; });
+  field(
+      "pos", 3, [](const Contact& x, int k) { return x.pos[k]; },
+      [](const mjContact& x, int k) { return x.pos[k]; });
+  field(
+      "frame", 9, [](const Contact& x, int k) { return x.frame[k]; },
+      [](const mjContact& x, int k) { return x.frame[k]; });
+  field(
+      "includemargin", 1, [](const Contact& x, int) { return x.includemargin; },
+      [](const mjContact& x, int) { return x.includemargin; });
+  field(
+      "friction", 5, [](const Contact& x, int k) { return x.friction[k]; },
+      [](const mjContact& x, int k) { return x.friction[k]; });
+  field(
+      "solref", mjNREF, [](const Contact& x, int k) { return x.solref[k]; },
+      [](const mjContact& x, int k) { return x.solref[k]; });
+  field(
+      "solimp", mjNIMP, [](const Contact& x, int k) { return x.solimp[k]; },
+      [](const mjContact& x, int k) { return x.solimp[k]; });
+  field(
+      "dim", 1, [](const Contact& x, int) { return double(x.dim); },
+      [](const mjContact& x, int) { return double(x.dim); });
+  field(
+      "geom1", 1, [](const Contact& x, int) { return double(x.geom1); },
+      [](const mjContact& x, int) { return double(x.geom1); });
+  field(
+      "geom2", 1, [](const Contact& x, int) { return double(x.geom2); },
+      [](const mjContact& x, int) { return double(x.geom2); });
+  field(
+      "exclude", 1, [](const Contact& x, int) { return double(x.exclude); },
+      [](const mjContact& x, int) { return double(x.exclude); });
+  field(
+      "efc_address", 1, [](const Contact& x, int) { return double(x.efc_address); },
+      [](const mjContact& x, int) { return double(x.efc_address); });
   return r;
 }
 
