@@ -156,8 +156,44 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
     lo = std::max(lo, t_a);
     hi = std::min(hi, t_b);
   }
-  if (lo > hi) return n;
-  const double t2 = std::abs(hi - tbest) > std::abs(lo - tbest) ? hi : lo;
+  int outside[3], nout = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(p[i]) > s[i]) outside[nout++] = i;
+  }
+  double t2;
+  if (nout >= 2) {
+    // past an edge: cross the face along the edge axis the segment runs most along
+    int j = outside[0];
+    for (int k = 1; k < nout; ++k) {
+      if (std::abs(a[outside[k]]) > std::abs(a[j])) j = outside[k];
+    }
+    int f = -1;
+    double excess = -1;
+    for (int k = 0; k < nout; ++k) {
+      const int i = outside[k];
+      if (i != j && std::abs(p[i]) - s[i] > excess) {
+        excess = std::abs(p[i]) - s[i];
+        f = i;
+      }
+    }
+    double flo = -1e300, fhi = 1e300;
+    for (int i = 0; i < 3; ++i) {
+      if (i == f || a[i] == 0) continue;
+      double t_a = (-s[i] - c[i]) / a[i], t_b = (s[i] - c[i]) / a[i];
+      if (t_a > t_b) std::swap(t_a, t_b);
+      flo = std::max(flo, t_a);
+      fhi = std::min(fhi, t_b);
+    }
+    t2 = tbest - 2 * (p[j] > 0 ? 1 : -1) * s[j] / a[j];
+    if (nout == 2) {  // past an edge: kept over the face
+      if (flo > fhi) return n;
+      t2 = std::min(fhi, std::max(flo, t2));
+    }
+    t2 = clip1(t2);
+  } else {
+    if (lo > hi) return n;
+    t2 = std::abs(hi - tbest) > std::abs(lo - tbest) ? hi : lo;
+  }
   double p2[3];
   add_scaled3(p2, c, a, t2);
   n += sphere_box_local(con + n, p2, radius, s, bpos, bmat, margin);
