@@ -64,6 +64,15 @@ int sphere_box_local(Contact* con, const double* p, double radius, const double*
 
 double clip1(double x) { return x < -1 ? -1 : (x > 1 ? 1 : x); }
 
+// The interval of t over which c + t a lies within the slab |x_i| <= s_i (all t if a_i = 0).
+void slab(double* lo, double* hi, const double* c, const double* a, const double* s, int i) {
+  if (a[i] == 0) return;
+  double t_a = (-s[i] - c[i]) / a[i], t_b = (s[i] - c[i]) / a[i];
+  if (t_a > t_b) std::swap(t_a, t_b);
+  *lo = std::max(*lo, t_a);
+  *hi = std::min(*hi, t_b);
+}
+
 }  // namespace
 
 int sphere_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
@@ -75,8 +84,15 @@ int sphere_box(const Model& m, const Data& d, Contact* con, int g1, int g2, doub
 }
 
 // The segment point nearest the box (over the segment's ends and the segment-edge nearest points)
-// as a sphere against the box; then a second sphere at the far end of the segment's stretch over
-// the face that point faces. Matches MuJoCo 2.2.2 in most configurations (see the oracle test).
+// as a sphere against the box; then a second sphere elsewhere on the segment, chosen by the region
+// of the box's surroundings the first point lies in. The rules reproduce MuJoCo 2.2.2 as measured
+// (see the pair oracle test): a point over a face (one axis outside) adds the far end of the
+// segment's stretch over that face, only when the first point is a segment end; past an edge or a
+// corner (two or three axes outside), the segment is carried across the box along the outside axis
+// it runs most along, kept over the face of the other (largest excess) outside axis; an end that
+// runs away from the box on every outside axis adds nothing; a segment point inside the box
+// (deep) is carried across along its nearest face's axis, kept within the slab of the farthest
+// face; an end inside the box adds nothing.
 int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   const double* bpos = d.geom_xpos + 3 * g2;
   const double* bmat = d.geom_xmat + 9 * g2;
@@ -134,40 +150,46 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
   add_scaled3(p, c, a, tbest);
   int n = sphere_box_local(con, p, radius, s, bpos, bmat, margin);
   if (!n) return 0;
+  const bool end = tbest == -1 || tbest == 1;
 
-  // the second point: the far end of the segment's stretch over the face p faces
-  bool inside = true;
-  int face = 0;
-  double far = -1e300;
-  for (int i = 0; i < 3; ++i) {
-    const double e = std::abs(p[i]) - s[i];
-    if (e > 0) inside = false;
-    if (e > far) {
-      far = e;
-      face = i;
-    }
-  }
-  if (inside) return n;
-  double lo = -1, hi = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (i == face || a[i] == 0) continue;
-    double t_a = (-s[i] - c[i]) / a[i], t_b = (s[i] - c[i]) / a[i];
-    if (t_a > t_b) std::swap(t_a, t_b);
-    lo = std::max(lo, t_a);
-    hi = std::min(hi, t_b);
-  }
   int outside[3], nout = 0;
   for (int i = 0; i < 3; ++i) {
     if (std::abs(p[i]) > s[i]) outside[nout++] = i;
   }
   double t2;
-  if (nout >= 2) {
-    // past an edge: cross the face along the edge axis the segment runs most along
-    int j = outside[0];
+  if (nout == 0) {  // inside the box
+    if (end) return n;
+    int order[3] = {0, 1, 2};  // axes by the gap between p and their faces, nearest first
+    std::sort(order, order + 3,
+              [&](int x, int y) { return s[x] - std::abs(p[x]) < s[y] - std::abs(p[y]); });
+    const int k = order[0];
+    if (a[k] == 0) return n;
+    double lo = -1e300, hi = 1e300;
+    slab(&lo, &hi, c, a, s, order[2]);
+    t2 = tbest - 2 * (p[k] > 0 ? 1 : -1) * s[k] / a[k];
+    t2 = std::min(hi, std::max(lo, t2));
+  } else if (nout == 1) {  // over a face: the far end of the stretch over it
+    if (!end) return n;
+    double lo = -1, hi = 1;
+    for (int i = 0; i < 3; ++i) {
+      if (i != outside[0]) slab(&lo, &hi, c, a, s, i);
+    }
+    if (lo > hi) return n;
+    t2 = std::abs(hi - tbest) > std::abs(lo - tbest) ? hi : lo;
+  } else {  // past an edge or a corner
+    if (end) {
+      bool away = true;
+      for (int k = 0; k < nout; ++k) {
+        const int i = outside[k];
+        if (-tbest * a[i] * p[i] < 0) away = false;
+      }
+      if (away) return n;
+    }
+    int j = outside[0];  // the outside axis the segment runs most along
     for (int k = 1; k < nout; ++k) {
       if (std::abs(a[outside[k]]) > std::abs(a[j])) j = outside[k];
     }
-    int f = -1;
+    int f = -1;  // the other outside axis of largest excess
     double excess = -1;
     for (int k = 0; k < nout; ++k) {
       const int i = outside[k];
@@ -176,28 +198,23 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
         f = i;
       }
     }
-    double flo = -1e300, fhi = 1e300;
-    for (int i = 0; i < 3; ++i) {
-      if (i == f || a[i] == 0) continue;
-      double t_a = (-s[i] - c[i]) / a[i], t_b = (s[i] - c[i]) / a[i];
-      if (t_a > t_b) std::swap(t_a, t_b);
-      flo = std::max(flo, t_a);
-      fhi = std::min(fhi, t_b);
-    }
     t2 = tbest - 2 * (p[j] > 0 ? 1 : -1) * s[j] / a[j];
-    if (nout == 2) {  // past an edge: kept over the face
-      if (flo > fhi) return n;
-      t2 = std::min(fhi, std::max(flo, t2));
+    if (nout == 2) {  // kept over face f; when the segment never is, the bound nearest tbest
+      double lo = -1e300, hi = 1e300;
+      for (int i = 0; i < 3; ++i) {
+        if (i != f) slab(&lo, &hi, c, a, s, i);
+      }
+      if (lo > hi) {
+        t2 = std::abs(lo - tbest) < std::abs(hi - tbest) ? lo : hi;
+      } else {
+        t2 = std::min(hi, std::max(lo, t2));
+      }
     }
-    t2 = clip1(t2);
-  } else {
-    if (lo > hi) return n;
-    t2 = std::abs(hi - tbest) > std::abs(lo - tbest) ? hi : lo;
   }
+  t2 = clip1(t2);
   double p2[3];
   add_scaled3(p2, c, a, t2);
-  n += sphere_box_local(con + n, p2, radius, s, bpos, bmat, margin);
-  return n;
+  return n + sphere_box_local(con + n, p2, radius, s, bpos, bmat, margin);
 }
 
 }  // namespace joco::narrow

@@ -212,6 +212,7 @@ enum Expect {
   kAll,           // every trial: the same contacts within the tolerance
   kMostly,        // the same number of contacts always, the same contacts in 99% of trials
   kFirstContact,  // contacts in the same trials, the first (deepest-feature) contact the same
+  kFirstMostly,   // kFirstContact, and the same contacts in 98% of trials
   kNormal,        // contacts in the same trials (but 1 in 100), the first contact's normal the same
 };
 
@@ -251,6 +252,11 @@ TEST_P(PairFunction, MatchesMuJoCo) {
       EXPECT_EQ(s.presence_mismatch, 0);
       EXPECT_EQ(s.first_mismatch, 0);
       break;
+    case kFirstMostly:
+      EXPECT_EQ(s.presence_mismatch, 0);
+      EXPECT_EQ(s.first_mismatch, 0);
+      EXPECT_GE(s.exact_tol, s.trials * 98 / 100) << s.worst_table;
+      break;
     case kNormal:
       EXPECT_LE(s.presence_mismatch, s.trials / 100);
       EXPECT_LE(s.first_normal, pc.tolerance);
@@ -285,7 +291,7 @@ INSTANTIATE_TEST_SUITE_P(
         PairCase{kGeomSphere, kGeomCapsule, 0, kExact}, PairCase{kGeomSphere, kGeomBox, 0, kExact},
         PairCase{kGeomCapsule, kGeomCapsule, 0, kExact},
         // the nearest point exactly; MuJoCo's second point only mostly
-        PairCase{kGeomCapsule, kGeomBox, 0, kExact, false, kFirstContact},
+        PairCase{kGeomCapsule, kGeomBox, 0, kExact, false, kFirstMostly},
         // the separating axis (the normal) exactly; the contact set differs
         PairCase{kGeomBox, kGeomBox, 0, kExact, false, kNormal}),
     pair_name);
