@@ -213,7 +213,7 @@ enum Expect {
   kMostly,        // the same number of contacts always, the same contacts in 99% of trials
   kFirstContact,  // contacts in the same trials, the first (deepest-feature) contact the same
   kFirstMostly,   // kFirstContact, and the same contacts in 98% of trials
-  kNormal,        // contacts in the same trials (but 1 in 100), the first contact's normal the same
+  kNearly,        // contacts in the same trials (but 1 in 100), the same contacts in 98% of trials
 };
 
 struct PairCase {
@@ -257,9 +257,10 @@ TEST_P(PairFunction, MatchesMuJoCo) {
       EXPECT_EQ(s.first_mismatch, 0);
       EXPECT_GE(s.exact_tol, s.trials * 98 / 100) << s.worst_table;
       break;
-    case kNormal:
+    case kNearly:
       EXPECT_LE(s.presence_mismatch, s.trials / 100);
       EXPECT_LE(s.first_normal, pc.tolerance);
+      EXPECT_GE(s.exact_tol, s.trials * 98 / 100) << s.worst_table;
       break;
   }
 }
@@ -292,8 +293,8 @@ INSTANTIATE_TEST_SUITE_P(
         PairCase{kGeomCapsule, kGeomCapsule, 0, kExact},
         // the nearest point exactly; MuJoCo's second point only mostly
         PairCase{kGeomCapsule, kGeomBox, 0, kExact, false, kFirstMostly},
-        // the separating axis (the normal) exactly; the contact set differs
-        PairCase{kGeomBox, kGeomBox, 0, kExact, false, kNormal}),
+        // all but MuJoCo's odd contacts of separated boxes within the margin along an edge axis
+        PairCase{kGeomBox, kGeomBox, 0, kExact, false, kNearly}),
     pair_name);
 
 INSTANTIATE_TEST_SUITE_P(
