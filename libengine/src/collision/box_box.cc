@@ -1,5 +1,5 @@
 // Box against box, reproducing MuJoCo 2.2.2's contact sets as measured against it (see the pair
-// oracle test; joco's own notes in testdata/collision/README.md).
+// oracle test).
 //
 // Separating axes (3 + 3 face normals, 9 edge crossings) computed in box 1's frame, the least
 // penetrating one chosen, the first in that order on ties. Then one contact routine for both kinds:
@@ -14,7 +14,7 @@
 //   face's boundary lines (u = -su, u = su, v = -sv, v = sv), within both; the face's corners over
 //   an incident face (for an edge axis only the first); the incident corners over the face;
 // - each point is paired with its projection along N on the other surface; the contact sits
-//   midway, at the depth along N, kept when that depth is at most the margin.
+//   midway, at the depth along N, kept when that depth is below the margin.
 //
 // Face axes: N is the face normal; incident corner 0 is always a candidate (even off the face);
 // the distance reported is half the depth (as MuJoCo 2.2.2 does). Edge axes: N is the edge
@@ -75,13 +75,13 @@ class Writer {
     double dif[3], pos[3];
     sub3(dif, xi, xr);
     const double depth = dot3(dif, r_.N);
-    if (depth > r_.margin) return;
+    if (depth >= r_.margin) return;
     add3(pos, xi, xr);
     scale3(pos, pos, 0.5);
     set_contact(con_ + n_++, r_.face_axis ? depth / 2 : depth, pos, r_.normal);
   }
   void add_exact(const double* pos, double dist) {
-    if (n_ >= kMaxConPair || dist > r_.margin) return;
+    if (n_ >= kMaxConPair || dist >= r_.margin) return;
     set_contact(con_ + n_++, dist, pos, r_.normal);
   }
   int count() const { return n_; }
