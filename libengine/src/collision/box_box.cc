@@ -1,0 +1,386 @@
+// Box against box, reproducing MuJoCo 2.2.2's contact sets as measured against it (see the pair
+// oracle test).
+//
+// Separating axes (3 + 3 face normals, 9 edge crossings) computed in box 1's frame, the least
+// penetrating one chosen, the first in that order on ties. Then one contact routine for both kinds:
+//
+// - a reference face of one box (the face axis found; for an edge axis, box 1's face most aligned
+//   with the normal), with a fixed in-plane frame (u, v) per face (face_frame), and the other
+//   box's incident feature spanned by up to two of its axes: for a face axis, its axes within 60
+//   degrees of the face plane (|axis . N| < 0.5: two a face, one an edge, none a corner), each
+//   oriented not against N so that corner 0 (centre minus the axes) is the deepest; for an edge
+//   axis, its edge's axis (reversed) and the flatter of its other two;
+// - candidate points in this order: the incident edges (corners 0-1, 0-2, 1-3, 2-3) crossing the
+//   face's boundary lines (u = -su, u = su, v = -sv, v = sv), within both; the face's corners over
+//   an incident face (for an edge axis only the first); the incident corners over the face;
+// - each point is paired with its projection along N on the other surface; the contact sits
+//   midway, at the depth along N, kept when that depth is below the margin.
+//
+// Face axes: N is the face normal; incident corner 0 is always a candidate (even off the face);
+// the distance reported is half the depth (as MuJoCo 2.2.2 does). Edge axes: N is the edge
+// normal, points are carried along it onto the face plane, corner 0 is a candidate only over the
+// face, the distance is the depth, and the crossing of the two edges is their exact nearest-point
+// pair.
+#include <cmath>
+
+#include "collision/narrowphase.h"
+
+namespace joco::narrow {
+
+using namespace joco::math;
+
+namespace {
+
+struct Box {
+  const double* pos;
+  const double* size;
+  double axis[3][3];  // local axes in world coordinates
+};
+
+// In-plane frame of face `k` on side `side` (+1 or -1): u = su_sign * axis[u_axis], v likewise.
+struct FaceFrame {
+  int u_axis, v_axis;
+  double u_sign, v_sign;
+};
+
+FaceFrame face_frame(int k, double side) {
+  if (k == 0) return side > 0 ? FaceFrame{2, 1, -1, 1} : FaceFrame{2, 1, 1, 1};
+  if (k == 1) return side > 0 ? FaceFrame{0, 2, 1, -1} : FaceFrame{0, 2, 1, 1};
+  return side > 0 ? FaceFrame{0, 1, 1, 1} : FaceFrame{0, 1, -1, 1};
+}
+
+struct Routine {
+  const Box* ref;
+  int k;             // reference face axis
+  double side;       // its side, facing the other box
+  const Box* inc;    // the other box
+  double N[3];       // from the reference face towards the incident box
+  double normal[3];  // contact normal, from box 1 to box 2
+  double margin;
+  bool face_axis;  // a face separating axis (else an edge axis)
+  int first_axis;  // edge axes: the incident box's edge axis, listed first
+  // edge axes: the crossing of the two edges, replaced by their nearest-point pair
+  int ee_coord = -1;
+  double ee_value = 0;
+  double ee_pos[3] = {0, 0, 0};
+  double ee_dist = 0;
+};
+
+class Writer {
+ public:
+  Writer(Contact* con, const Routine& r) : con_(con), r_(r) {}
+  // Adds the contact between incident point xi and reference point xr when deep enough.
+  void add(const double* xi, const double* xr) {
+    if (n_ >= kMaxConPair) return;
+    double dif[3], pos[3];
+    sub3(dif, xi, xr);
+    const double depth = dot3(dif, r_.N);
+    if (depth >= r_.margin) return;
+    add3(pos, xi, xr);
+    scale3(pos, pos, 0.5);
+    set_contact(con_ + n_++, r_.face_axis ? depth / 2 : depth, pos, r_.normal);
+  }
+  void add_exact(const double* pos, double dist) {
+    if (n_ >= kMaxConPair || dist >= r_.margin) return;
+    set_contact(con_ + n_++, dist, pos, r_.normal);
+  }
+  int count() const { return n_; }
+
+ private:
+  Contact* con_;
+  const Routine& r_;
+  int n_ = 0;
+};
+
+int contacts(const Routine& r, Contact* con) {
+  const Box& R = *r.ref;
+  const Box& I = *r.inc;
+  double F[3], rc[3];
+  scale3(F, R.axis[r.k], r.side);
+  add_scaled3(rc, R.pos, F, R.size[r.k]);
+  const FaceFrame ff = face_frame(r.k, r.side);
+  double u[3], v[3];
+  scale3(u, R.axis[ff.u_axis], ff.u_sign);
+  scale3(v, R.axis[ff.v_axis], ff.v_sign);
+  const double su = R.size[ff.u_axis], sv = R.size[ff.v_axis];
+  const double nf = dot3(r.N, F);
+
+  // the incident feature: face axes, the axes within 60 degrees of the face plane; edge axes,
+  // the incident edge's axis (oriented against its box's axis) and the flatter other one
+  int flat[3], nflat = 0, m = 0;
+  if (r.face_axis) {
+    double best = -1;
+    for (int i = 0; i < 3; ++i) {
+      const double c = std::abs(dot3(I.axis[i], r.N));
+      if (c > best) {
+        best = c;
+        m = i;
+      }
+      if (c < 0.5) flat[nflat++] = i;
+    }
+  } else {
+    const int a = (r.first_axis + 1) % 3, b = (r.first_axis + 2) % 3;
+    const int other = std::abs(dot3(I.axis[b], r.N)) < std::abs(dot3(I.axis[a], r.N)) ? b : a;
+    flat[0] = r.first_axis;
+    flat[1] = other;
+    nflat = 2;
+    m = 3 - r.first_axis - other;
+  }
+  double p0[3];
+  copy3(p0, I.pos);
+  for (int i = 0; i < 3; ++i) {
+    if (nflat > 0 && (i == flat[0] || (nflat > 1 && i == flat[1]))) continue;
+    add_scaled3(p0, p0, I.axis[i], (dot3(I.axis[i], r.N) > 0 ? -1 : 1) * I.size[i]);
+  }
+  double e[2][3];
+  for (int q = 0; q < nflat; ++q) {
+    scale3(e[q], I.axis[flat[q]], I.size[flat[q]]);
+    const bool edge_axis = !r.face_axis && q == 0;  // always reversed
+    if (edge_axis || dot3(e[q], r.N) < 0) {
+      scale3(e[q], e[q], -1);
+    }
+  }
+  double corner[4][3];
+  int ncorner = 1;
+  copy3(corner[0], p0);
+  if (nflat == 1) {
+    ncorner = 2;
+    sub3(corner[0], p0, e[0]);
+    add3(corner[1], p0, e[0]);
+  } else if (nflat == 2) {
+    ncorner = 4;
+    for (int c = 0; c < 4; ++c) {
+      add_scaled3(corner[c], p0, e[0], (c & 1) ? 1 : -1);
+      add_scaled3(corner[c], corner[c], e[1], (c & 2) ? 1 : -1);
+    }
+  }
+
+  // point x carried along N onto the reference plane
+  auto onref = [&](double* out, const double* x) {
+    double w[3];
+    sub3(w, x, rc);
+    add_scaled3(out, x, r.N, -dot3(w, F) / nf);
+  };
+  // reference-frame coordinates of x (face axes: orthogonal projection; edge axes: along N)
+  auto coords = [&](double* out, const double* x) {
+    double y[3], w[3];
+    if (r.face_axis) {
+      copy3(y, x);
+    } else {
+      onref(y, x);
+    }
+    sub3(w, y, rc);
+    out[0] = dot3(w, u);
+    out[1] = dot3(w, v);
+  };
+
+  Writer out(con, r);
+  // incident edges against the face's boundary lines
+  static constexpr int kPairs[4][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  const int npairs = nflat == 2 ? 4 : (nflat == 1 ? 1 : 0);
+  const double lines[4][2] = {{0, -su}, {0, su}, {1, -sv}, {1, sv}};
+  for (int pi = 0; pi < npairs; ++pi) {
+    const double* ca = corner[kPairs[pi][0]];
+    const double* cb = corner[kPairs[pi][1]];
+    double pa[2], pb[2];
+    coords(pa, ca);
+    coords(pb, cb);
+    for (const auto& line : lines) {
+      const int c = static_cast<int>(line[0]), o = 1 - c;
+      const double val = line[1];
+      const double den = pb[c] - pa[c];
+      if (den == 0) continue;
+      const double t = (val - pa[c]) / den;
+      if (t < 0 || t > 1) continue;
+      const double other = pa[o] + t * (pb[o] - pa[o]);
+      if (std::abs(other) > (c == 0 ? sv : su)) continue;
+      if (pi == 0 && c == r.ee_coord && val == r.ee_value) {
+        out.add_exact(r.ee_pos, r.ee_dist);
+        continue;
+      }
+      double x[3], d[3], xr[3];
+      sub3(d, cb, ca);
+      add_scaled3(x, ca, d, t);
+      onref(xr, x);
+      out.add(x, xr);
+    }
+  }
+  // the face's corners over an incident face
+  if (nflat == 2) {
+    const double* fn = I.axis[m];
+    const double nfn = dot3(r.N, fn);
+    for (int c = 0; c < 4; ++c) {
+      double xr[3], xi[3], w[3];
+      add_scaled3(xr, rc, u, (c & 2 ? 1 : -1) * su);
+      add_scaled3(xr, xr, v, (c & 1 ? 1 : -1) * sv);
+      sub3(w, p0, xr);
+      add_scaled3(xi, xr, r.N, dot3(w, fn) / nfn);
+      sub3(w, xi, p0);
+      if (std::abs(dot3(w, I.axis[flat[0]])) <= I.size[flat[0]] &&
+          std::abs(dot3(w, I.axis[flat[1]])) <= I.size[flat[1]]) {
+        out.add(xi, xr);
+        if (!r.face_axis) break;  // edge axes: the first such corner only
+      }
+    }
+  }
+  // the incident corners over the face
+  for (int c = 0; c < ncorner; ++c) {
+    double pc[2];
+    coords(pc, corner[c]);
+    if ((c == 0 && r.face_axis) || (std::abs(pc[0]) <= su && std::abs(pc[1]) <= sv)) {
+      double xr[3];
+      onref(xr, corner[c]);
+      out.add(corner[c], xr);
+    }
+  }
+  return out.count();
+}
+
+}  // namespace
+
+int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
+  Box b1{d.geom_xpos + 3 * g1, m.geom_size + 3 * g1, {}};
+  Box b2{d.geom_xpos + 3 * g2, m.geom_size + 3 * g2, {}};
+  const double* mat1 = d.geom_xmat + 9 * g1;
+  const double* mat2 = d.geom_xmat + 9 * g2;
+  for (int k = 0; k < 3; ++k) {
+    mat_column(b1.axis[k], mat1, k);
+    mat_column(b2.axis[k], mat2, k);
+  }
+  const double* s1 = b1.size;
+  const double* s2 = b2.size;
+
+  // box 2 in box 1's frame: rot[i][j] = axis1_i . axis2_j, p = offset in box 1's axes
+  double dif[3], p[3], rot[3][3], q[3];
+  sub3(dif, b2.pos, b1.pos);
+  for (int i = 0; i < 3; ++i) {
+    p[i] = dot3(b1.axis[i], dif);
+    for (int j = 0; j < 3; ++j) rot[i][j] = dot3(b1.axis[i], b2.axis[j]);
+  }
+  for (int j = 0; j < 3; ++j) q[j] = rot[0][j] * p[0] + rot[1][j] * p[1] + rot[2][j] * p[2];
+
+  double best = 1e300, best_l[3] = {0, 0, 0};
+  int code = -1;
+  for (int i = 0; i < 3; ++i) {  // box 1's faces
+    const double pen = s1[i] + s2[0] * std::abs(rot[i][0]) + s2[1] * std::abs(rot[i][1]) +
+                       s2[2] * std::abs(rot[i][2]) - std::abs(p[i]);
+    if (pen < -margin) return 0;
+    if (pen < best) {
+      best = pen;
+      code = i;
+    }
+  }
+  for (int j = 0; j < 3; ++j) {  // box 2's faces
+    const double pen = s2[j] + s1[0] * std::abs(rot[0][j]) + s1[1] * std::abs(rot[1][j]) +
+                       s1[2] * std::abs(rot[2][j]) - std::abs(q[j]);
+    if (pen < -margin) return 0;
+    if (pen < best) {
+      best = pen;
+      code = 3 + j;
+    }
+  }
+  for (int i = 0; i < 3; ++i) {  // edge crossings, in box 1's frame
+    for (int j = 0; j < 3; ++j) {
+      const double c[3] = {rot[0][j], rot[1][j], rot[2][j]};
+      double l[3] = {0, 0, 0};
+      l[(i + 1) % 3] = -c[(i + 2) % 3];
+      l[(i + 2) % 3] = c[(i + 1) % 3];
+      const double len = norm3(l);
+      if (len < 1e-6) continue;
+      scale3(l, l, 1 / len);
+      double ext2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        ext2 += s2[k] * std::abs(l[0] * rot[0][k] + l[1] * rot[1][k] + l[2] * rot[2][k]);
+      }
+      const double pen = s1[0] * std::abs(l[0]) + s1[1] * std::abs(l[1]) + s1[2] * std::abs(l[2]) +
+                         ext2 - std::abs(dot3(p, l));
+      if (pen < -margin) return 0;
+      if (pen < best) {
+        best = pen;
+        code = 6 + 3 * i + j;
+        copy3(best_l, l);
+      }
+    }
+  }
+
+  Routine r;
+  r.margin = margin;
+  if (code < 6) {
+    const bool on1 = code < 3;
+    const int k = on1 ? code : code - 3;
+    r.ref = on1 ? &b1 : &b2;
+    r.inc = on1 ? &b2 : &b1;
+    r.k = k;
+    r.side = on1 ? (p[k] >= 0 ? 1 : -1) : (q[k] >= 0 ? -1 : 1);
+    scale3(r.N, r.ref->axis[k], r.side);
+    scale3(r.normal, r.N, on1 ? 1 : -1);
+    r.face_axis = true;
+    r.first_axis = -1;
+    return contacts(r, con);
+  }
+
+  // edge against edge: normal in world coordinates, from box 1 to box 2
+  const int i = (code - 6) / 3, j = (code - 6) % 3;
+  double n[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) add_scaled3(n, n, b1.axis[k], best_l[k]);
+  if (dot3(p, best_l) < 0) scale3(n, n, -1);
+
+  // the nearest points of the two supporting edges
+  double p1[3], p2[3];
+  copy3(p1, b1.pos);
+  copy3(p2, b2.pos);
+  for (int k = 0; k < 3; ++k) {
+    if (k != i) add_scaled3(p1, p1, b1.axis[k], (dot3(b1.axis[k], n) > 0 ? 1 : -1) * s1[k]);
+    if (k != j) add_scaled3(p2, p2, b2.axis[k], (dot3(b2.axis[k], n) > 0 ? -1 : 1) * s2[k]);
+  }
+  const double* ua = b1.axis[i];
+  const double* vb = b2.axis[j];
+  double w[3];
+  sub3(w, p1, p2);
+  const double uv = dot3(ua, vb), uw = dot3(ua, w), vw = dot3(vb, w);
+  const double den = 1 - uv * uv;
+  double sa = 0, tb = 0;
+  if (den > kMinVal) {
+    sa = (uv * vw - uw) / den;
+    tb = (vw - uv * uw) / den;
+  }
+  double q1[3], q2[3];
+  add_scaled3(q1, p1, ua, sa);
+  add_scaled3(q2, p2, vb, tb);
+  add3(r.ee_pos, q1, q2);
+  scale3(r.ee_pos, r.ee_pos, 0.5);
+  r.ee_dist = -best;
+
+  // box 1's face most aligned with the normal as the reference, box 2's edge axis listed first
+  int k = 0;
+  double align = -1;
+  for (int a = 0; a < 3; ++a) {
+    const double c = std::abs(dot3(b1.axis[a], n));
+    if (c > align) {
+      align = c;
+      k = a;
+    }
+  }
+  r.ref = &b1;
+  r.inc = &b2;
+  r.k = k;
+  r.side = dot3(b1.axis[k], n) > 0 ? 1 : -1;
+  copy3(r.N, n);
+  copy3(r.normal, n);
+  r.face_axis = false;
+  r.first_axis = j;
+  // box 1's edge on that face: the boundary line along axis i, on the side facing box 2
+  const FaceFrame ff = face_frame(k, r.side);
+  const int c = 3 - i - k;
+  const double side_c = dot3(b1.axis[c], n) > 0 ? 1 : -1;
+  if (ff.u_axis == c) {
+    r.ee_coord = 0;
+    r.ee_value = ff.u_sign * side_c * s1[c];
+  } else {
+    r.ee_coord = 1;
+    r.ee_value = ff.v_sign * side_c * s1[c];
+  }
+  return contacts(r, con);
+}
+
+}  // namespace joco::narrow

@@ -1,0 +1,410 @@
+// General convex collisions through libccd's MPR, with MuJoCo 2.2.2's support functions (meshes by
+// hill climbing over their convex hull), its correction of the MPR normal for smooth geoms, its
+// multiccd perturbations, and the plane against a convex geom's support point.
+#include "collision/convex.h"
+
+#include <cmath>
+
+namespace joco::narrow {
+
+using namespace joco::math;
+
+namespace {
+
+constexpr double kMulticcdAngle = 1e-3;  // radians, the perturbation of the multiccd flag
+constexpr double kNormalTolerance = 1e-6;
+constexpr int kNormalIterations = 30;  // MuJoCo's cap; elongated ellipsoids stop short
+constexpr int kNewtonIterations = 100;
+
+double sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+
+// The mesh hull graph of a geom: vertex count, edge addresses, global vertex ids, edge lists.
+struct MeshGraph {
+  int nvert = 0;
+  const int* edgeadr = nullptr;
+  const int* globalid = nullptr;
+  const int* edges = nullptr;
+};
+
+bool mesh_graph(const Model& m, int mesh, MeshGraph* g) {
+  const int adr = m.mesh_graphadr[mesh];
+  if (adr < 0) return false;
+  const int* graph = m.mesh_graph + adr;
+  g->nvert = graph[0];
+  g->edgeadr = graph + 2;
+  g->globalid = graph + 2 + g->nvert;
+  g->edges = graph + 2 + 2 * g->nvert;
+  return true;
+}
+
+double vertex_dot(const float* v, const double* dir) {
+  return v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2];
+}
+
+// Index (into the mesh's vertices) of the support vertex in local direction dir. With a hull graph:
+// steepest ascent over its edges from graph vertex 0 (the end is left in *last, a graph index);
+// without: the first of all vertices with the largest projection.
+int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* last) {
+  const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+  MeshGraph g;
+  if (!mesh_graph(m, mesh, &g)) {
+    const int n = m.mesh_vertnum[mesh];
+    int best = 0;
+    double best_dot = vertex_dot(vert, dir);
+    for (int i = 1; i < n; ++i) {
+      const double v = vertex_dot(vert + 3 * i, dir);
+      if (v > best_dot) {
+        best_dot = v;
+        best = i;
+      }
+    }
+    return best;
+  }
+  int cur = 0;
+  double best_dot = vertex_dot(vert + 3 * g.globalid[cur], dir);
+  int prev = -1;
+  while (prev != cur) {
+    prev = cur;
+    for (int e = g.edgeadr[prev]; g.edges[e] >= 0; ++e) {
+      const int nb = g.edges[e];
+      const double v = vertex_dot(vert + 3 * g.globalid[nb], dir);
+      if (v > best_dot) {
+        best_dot = v;
+        cur = nb;
+      }
+    }
+  }
+  *last = cur;
+  return g.globalid[cur];
+}
+
+// ---- normals of smooth geoms
+// ---------------------------------------------------------------------
+
+// Outward normal of an ellipsoid (radii r) near local point p. Inside: the surface point whose
+// normal line passes through p, found by casting a ray from p along the current normal and taking
+// the normal there, from `guess`. Outside: the nearest surface point.
+void ellipsoid_normal(const double* r, const double* p, const double* guess, double* normal) {
+  const double r2[3] = {r[0] * r[0], r[1] * r[1], r[2] * r[2]};
+  const double inside = p[0] * p[0] / r2[0] + p[1] * p[1] / r2[1] + p[2] * p[2] / r2[2];
+  if (inside < 1) {
+    double n[3];
+    copy3(n, guess);
+    normalize3(n);
+    for (int iter = 0; iter < kNormalIterations; ++iter) {
+      double a = 0, b = 0;
+      for (int i = 0; i < 3; ++i) {
+        a += n[i] * n[i] / r2[i];
+        b += p[i] * n[i] / r2[i];
+      }
+      const double c = inside - 1;
+      const double t = (-b + std::sqrt(b * b - a * c)) / a;
+      double next[3];
+      for (int i = 0; i < 3; ++i) next[i] = (p[i] + t * n[i]) / r2[i];
+      normalize3(next);
+      double step[3];
+      sub3(step, next, n);
+      copy3(n, next);
+      if (norm3(step) < kNormalTolerance) break;
+    }
+    copy3(normal, n);
+    return;
+  }
+  // outside: x_i = r2_i p_i / (r2_i + t) on the surface, Newton on t from 0
+  double t = 0;
+  for (int iter = 0; iter < kNewtonIterations; ++iter) {
+    double f = -1, df = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double q = r[i] * p[i] / (r2[i] + t);
+      f += q * q;
+      df -= 2 * q * q / (r2[i] + t);
+    }
+    if (df == 0) break;
+    const double step = f / df;
+    t -= step;
+    if (std::abs(step) <= 1e-15 * (1 + std::abs(t))) break;
+  }
+  for (int i = 0; i < 3; ++i) normal[i] = p[i] / (r2[i] + t);
+  normalize3(normal);
+}
+
+// Outward unit normal (world) of a smooth geom near point p (world), or false where the geom is not
+// smooth (boxes, meshes, prisms, the caps and rims of cylinders). `guess` (world) starts the
+// ellipsoid's search.
+bool smooth_normal(const ConvexObject& obj, const double* p, const double* guess, double* normal) {
+  const Model& m = *obj.model;
+  if (obj.type != kGeomSphere && obj.type != kGeomCapsule && obj.type != kGeomEllipsoid &&
+      obj.type != kGeomCylinder) {
+    return false;
+  }
+  const double* size = m.geom_size + 3 * obj.geom;
+  double dif[3], local[3], n[3];
+  sub3(dif, p, obj.pos);
+  mat_t_vec3(local, obj.mat, dif);
+  switch (obj.type) {
+    case kGeomSphere: copy3(n, local); break;
+    case kGeomCapsule: {
+      const double z = local[2] > size[1] ? size[1] : (local[2] < -size[1] ? -size[1] : local[2]);
+      n[0] = local[0];
+      n[1] = local[1];
+      n[2] = local[2] - z;
+      break;
+    }
+    case kGeomEllipsoid: {
+      double g[3];
+      mat_t_vec3(g, obj.mat, guess);
+      ellipsoid_normal(size, local, g, n);
+      break;
+    }
+    default: {  // cylinder: only the side, away from the rims
+      const double z = std::abs(local[2]);
+      const double rad = std::sqrt(local[0] * local[0] + local[1] * local[1]);
+      if (z >= 0.95 * size[1] || std::abs(size[0] - rad) >= 4 * (size[1] - z)) return false;
+      n[0] = local[0];
+      n[1] = local[1];
+      n[2] = 0;
+      break;
+    }
+  }
+  normalize3(n);
+  mat_vec3(normal, obj.mat, n);
+  return true;
+}
+
+// Replaces the MPR normal by the surface normals of the smooth geoms at the contact point: the
+// normalised sum of a's outward normal and b's inward normal, or the one that exists.
+void fix_normal(const ConvexObject& a, const ConvexObject& b, Contact* con) {
+  double n1[3], n2[3], back[3];
+  scale3(back, con->frame, -1);
+  const bool has1 = smooth_normal(a, con->pos, con->frame, n1);
+  const bool has2 = smooth_normal(b, con->pos, back, n2);
+  if (has1 && has2) {
+    sub3(con->frame, n1, n2);
+    normalize3(con->frame);
+  } else if (has1) {
+    copy3(con->frame, n1);
+  } else if (has2) {
+    scale3(con->frame, n2, -1);
+  }
+}
+
+// obj rotated by `angle` about the unit axis through point p.
+void rotate_object(ConvexObject* obj, const double* axis, double angle, const double* p) {
+  double q[4], rot[9], mat[9], dif[3];
+  axis_angle_to_quat(q, axis, angle);
+  quat_to_mat(rot, q);
+  mat_mat3(mat, rot, obj->mat);
+  for (int i = 0; i < 9; ++i) obj->mat[i] = mat[i];
+  sub3(dif, obj->pos, p);
+  mat_vec3(dif, rot, dif);
+  add3(obj->pos, p, dif);
+  obj->vertex = -1;
+}
+
+}  // namespace
+
+void convex_object(ConvexObject* obj, const Model& m, const Data& d, int g, double margin) {
+  obj->model = &m;
+  obj->geom = g;
+  obj->type = m.geom_type[g];
+  obj->margin = margin;
+  copy3(obj->pos, d.geom_xpos + 3 * g);
+  for (int i = 0; i < 9; ++i) obj->mat[i] = d.geom_xmat[9 * g + i];
+  obj->vertex = -1;
+}
+
+namespace {
+
+// Support point in local coordinates for the local direction `local` (unnormalised), pushed out by
+// margin / 2 along it.
+void local_support(const ConvexObject& obj, const double* local, double margin, double* res) {
+  const Model& m = *obj.model;
+  const double* size = m.geom_size + 3 * obj.geom;
+  switch (obj.type) {
+    case kGeomSphere: scale3(res, local, size[0]); break;
+    case kGeomCapsule:
+      scale3(res, local, size[0]);
+      res[2] += sign(local[2]) * size[1];
+      break;
+    case kGeomEllipsoid: {
+      double scaled[3] = {local[0] * size[0], local[1] * size[1], local[2] * size[2]};
+      normalize3(scaled);
+      for (int i = 0; i < 3; ++i) res[i] = scaled[i] * size[i];
+      break;
+    }
+    case kGeomCylinder: {
+      const double len = std::sqrt(local[0] * local[0] + local[1] * local[1]);
+      if (len < kMinVal) {
+        res[0] = res[1] = 0;
+      } else {
+        res[0] = local[0] / len * size[0];
+        res[1] = local[1] / len * size[0];
+      }
+      res[2] = sign(local[2]) * size[1];
+      break;
+    }
+    case kGeomBox:
+      for (int i = 0; i < 3; ++i) res[i] = sign(local[i]) * size[i];
+      break;
+    case kGeomMesh: {
+      const int mesh = m.geom_dataid[obj.geom];
+      const int v = mesh_support_vertex(m, mesh, local, &obj.vertex);
+      const float* f = m.mesh_vert + 3 * (m.mesh_vertadr[mesh] + v);
+      res[0] = f[0];
+      res[1] = f[1];
+      res[2] = f[2];
+      break;
+    }
+    default: zero3(res);
+  }
+  if (margin != 0) add_scaled3(res, res, local, margin / 2);
+}
+
+void support_with_margin(const ConvexObject& obj, const double* dir, double margin, double* out) {
+  if (obj.type == kGeomHfield) {
+    // prism (height field frame, z up): the top vertices unless the direction points down
+    const int first = dir[2] < 0 ? 3 : 0;
+    int best = first;
+    double best_dot = dot3(obj.prism[first], dir);
+    for (int i = first + 1; i < first + 3; ++i) {
+      const double v = dot3(obj.prism[i], dir);
+      if (v > best_dot) {
+        best_dot = v;
+        best = i;
+      }
+    }
+    copy3(out, obj.prism[best]);
+    if (margin != 0) add_scaled3(out, out, dir, margin / 2);
+    return;
+  }
+  double local[3], res[3];
+  mat_t_vec3(local, obj.mat, dir);
+  local_support(obj, local, margin, res);
+  mat_vec3(out, obj.mat, res);
+  add3(out, out, obj.pos);
+}
+
+}  // namespace
+
+void support_point(const ConvexObject& obj, const double* dir, double* out) {
+  support_with_margin(obj, dir, 0, out);
+}
+
+void convex_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
+  const ConvexObject& o = *static_cast<const ConvexObject*>(obj);
+  support_with_margin(o, dir->v, o.margin, out->v);
+}
+
+void convex_center(const void* obj, ccd_vec3_t* center) {
+  const ConvexObject& o = *static_cast<const ConvexObject*>(obj);
+  if (o.type == kGeomHfield) {
+    zero3(center->v);
+    for (int i = 0; i < 6; ++i) add3(center->v, center->v, o.prism[(i + 3) % 6]);  // bottom first
+    scale3(center->v, center->v, 1.0 / 6);
+  } else {
+    copy3(center->v, o.pos);
+  }
+}
+
+int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con) {
+  ccd_t ccd;
+  ccd.first_dir = ccdFirstDirDefault;
+  ccd.support1 = convex_support;
+  ccd.support2 = convex_support;
+  ccd.center1 = convex_center;
+  ccd.center2 = convex_center;
+  ccd.max_iterations = static_cast<unsigned long>(m.opt.mpr_iterations);
+  ccd.mpr_tolerance = m.opt.mpr_tolerance;
+  ccd.epa_tolerance = 0;
+  ccd.dist_tolerance = 0;
+  ccd_real_t depth;
+  ccd_vec3_t dir, pos;
+  if (ccdMPRPenetration(a, b, &ccd, &depth, &dir, &pos) != 0) return 0;
+  if (norm3(dir.v) < kMinVal) return 0;  // touching with no direction: no contact
+  set_contact(con, margin - depth, pos.v, dir.v);
+  fix_normal(*a, *b, con);
+  return 1;
+}
+
+bool multiccd_applies(const Model& m, int type1, int type2) {
+  if (!(m.opt.enableflags & kEnableMulticcd)) return false;
+  return type1 != kGeomSphere && type1 != kGeomEllipsoid && type2 != kGeomSphere &&
+         type2 != kGeomEllipsoid;
+}
+
+int multiccd_contacts(const Model& m, const ConvexObject& a, const ConvexObject& b, double margin,
+                      Contact* con, int n) {
+  double frame[9] = {};
+  copy3(frame, con[0].frame);
+  make_contact_frame(frame);
+  const double rb1 = a.geom >= 0 ? m.geom_rbound[a.geom] : 0;
+  const double rb2 = b.geom >= 0 ? m.geom_rbound[b.geom] : 0;
+  const double tolerance = kMulticcdAngle * (rb1 < rb2 ? rb1 : rb2);
+  for (int k = 0; k < 2; ++k) {
+    for (const double s : {-1.0, 1.0}) {
+      if (n >= kMaxConPair) return n;
+      ConvexObject pa = a, pb = b;
+      rotate_object(&pa, frame + 3 * (k + 1), s * kMulticcdAngle, con[0].pos);
+      rotate_object(&pb, frame + 3 * (k + 1), -s * kMulticcdAngle, con[0].pos);
+      Contact candidate;
+      if (!mpr_contact(m, &pa, &pb, margin, &candidate)) continue;
+      bool fresh = true;
+      for (int i = 0; i < n && fresh; ++i) {
+        fresh = dist3(candidate.pos, con[i].pos) > tolerance;
+      }
+      if (!fresh) continue;
+      candidate.dist = con[0].dist;
+      con[n++] = candidate;
+    }
+  }
+  return n;
+}
+
+int convex_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
+  ConvexObject a, b;
+  convex_object(&a, m, d, g1, margin);
+  convex_object(&b, m, d, g2, margin);
+  if (!mpr_contact(m, &a, &b, margin, con)) return 0;
+  if (!multiccd_applies(m, a.type, b.type)) return 1;
+  convex_object(&a, m, d, g1, margin);
+  convex_object(&b, m, d, g2, margin);
+  return multiccd_contacts(m, a, b, margin, con, 1);
+}
+
+int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
+  const double* plane_pos = d.geom_xpos + 3 * g1;
+  double normal[3], down[3], point[3], dif[3];
+  mat_column(normal, d.geom_xmat + 9 * g1, 2);
+  scale3(down, normal, -1);
+  ConvexObject obj;
+  convex_object(&obj, m, d, g2, 0);
+  support_point(obj, down, point);
+  sub3(dif, point, plane_pos);
+  const double dist = dot3(dif, normal);
+  if (dist > margin) return 0;
+  double pos[3];
+  add_scaled3(pos, point, normal, -dist / 2);
+  set_contact(con, dist, pos, normal);
+  int n = 1;
+
+  // meshes: the hull neighbours of the deepest vertex, up to three contacts in all
+  MeshGraph g;
+  if (obj.type != kGeomMesh || !mesh_graph(m, m.geom_dataid[g2], &g)) return n;
+  const int mesh = m.geom_dataid[g2];
+  const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+  for (int e = g.edgeadr[obj.vertex]; g.edges[e] >= 0 && n < 3; ++e) {
+    const float* v = vert + 3 * g.globalid[g.edges[e]];
+    const double local[3] = {v[0], v[1], v[2]};
+    mat_vec3(point, obj.mat, local);
+    add3(point, point, obj.pos);
+    sub3(dif, point, plane_pos);
+    const double dn = dot3(dif, normal);
+    if (dn > margin) continue;
+    add_scaled3(pos, point, normal, -dn / 2);
+    set_contact(con + n, dn, pos, normal);
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace joco::narrow

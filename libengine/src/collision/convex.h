@@ -1,0 +1,47 @@
+// The general convex collider: geoms as support functions for libccd's MPR (Minkowski Portal
+// Refinement), the normal correction for smooth geoms, and multi-contact by small rotations.
+#pragma once
+
+#include <ccd/ccd.h>
+
+#include "collision/narrowphase.h"
+
+namespace joco::narrow {
+
+// One convex shape for libccd: a geom in its current (or slightly rotated) frame, or a triangular
+// prism of a height field.
+struct ConvexObject {
+  const Model* model = nullptr;
+  int geom = -1;
+  int type = -1;       // geom type; kGeomHfield for a prism
+  double margin = 0;   // every support point is pushed out by margin / 2 along the direction
+  double pos[3] = {};  // frame in use
+  double mat[9] = {};
+  mutable int vertex = -1;  // mesh hill climbing: where the last search ended (graph index)
+  double prism[6][3] = {};  // prism vertices in world coordinates: the top three, then the bottom
+};
+
+// The geom g in its frame from d.
+void convex_object(ConvexObject* obj, const Model& m, const Data& d, int g, double margin);
+
+// libccd callbacks.
+void convex_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out);
+void convex_center(const void* obj, ccd_vec3_t* center);
+
+// Support point of obj in direction dir (world), without the margin offset.
+void support_point(const ConvexObject& obj, const double dir[3], double out[3]);
+
+// MPR between two objects. On penetration writes the contact (dist = margin - depth, the portal
+// point, the normal from a to b corrected for smooth geoms) and returns 1; else returns 0.
+int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con);
+
+// The extra contacts of the multiccd flag: a and b rotated by -+1e-3 radians about the tangents of
+// con[0] at its point, MPR again, and kept when far enough from the contacts so far. Returns the
+// new number of contacts (from n).
+int multiccd_contacts(const Model& m, const ConvexObject& a, const ConvexObject& b, double margin,
+                      Contact* con, int n);
+
+// Whether the multiccd flag applies to a pair of geom types (not to spheres and ellipsoids).
+bool multiccd_applies(const Model& m, int type1, int type2);
+
+}  // namespace joco::narrow
