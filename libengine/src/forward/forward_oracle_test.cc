@@ -33,6 +33,7 @@ const char* const kModels[] = {
     "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
     "real/franka_sim/franka_panda.xml",
     "real/shadow_hand/right_hand.xml",
+    "sensor/all_sensors.xml",
 };
 
 const std::vector<std::string> kFields = {
@@ -40,7 +41,7 @@ const std::vector<std::string> kFields = {
     "qfrc_bias",     "qfrc_passive",    "ten_length",     "ten_velocity",
     "actuator_length", "actuator_moment", "actuator_velocity", "actuator_force",
     "act_dot",       "qfrc_actuator",   "qfrc_smooth",    "qacc_smooth",
-    "qacc"};
+    "qacc",          "sensordata"};
 
 struct Engines {
   oracle::MjModelPtr mj;
