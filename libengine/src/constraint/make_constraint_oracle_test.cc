@@ -143,6 +143,7 @@ TEST_P(ConstraintRows, MatchMuJoCo) {
         const std::string where = "cone " + std::to_string(o.cone) + " jac " +
                                   std::to_string(o.jacobian) + " seed " + std::to_string(seed) +
                                   " step " + std::to_string(step);
+        mj_forward(c.mj.get(), c.md.get());
         rows += c.md->nefc;
         check_state(c, model + " " + where, worst);
       });
@@ -152,7 +153,10 @@ TEST_P(ConstraintRows, MatchMuJoCo) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ConstraintRows,
-                         ::testing::ValuesIn(constraint_test::constraint_models()),
+                         ::testing::ValuesIn(constraint_test::quick_constraint_models()),
+                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, ConstraintRows,
+                         ::testing::ValuesIn(constraint_test::long_constraint_models()),
                          constraint_test::test_name);
 
 }  // namespace

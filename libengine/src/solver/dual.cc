@@ -1,0 +1,167 @@
+// The dual problem shared by PGS and noslip.
+#include "solver/dual.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "joco/constraint.h"
+#include "joco/smooth.h"
+
+namespace joco::dual {
+
+Rows::Rows(const Model& m, const Data& d)
+    : ar(d.efc_AR),
+      rownnz(d.efc_AR_rownnz),
+      rowadr(d.efc_AR_rowadr),
+      colind(d.efc_AR_colind),
+      nefc(d.nefc),
+      sparse(is_sparse(m)) {}
+
+double Rows::dot(int i, const double* f) const {
+  double s = 0;
+  if (sparse) {
+    const double* v = ar + rowadr[i];
+    const int* c = colind + rowadr[i];
+    for (int k = 0; k < rownnz[i]; ++k) s += v[k] * f[c[k]];
+  } else {
+    const double* v = ar + static_cast<size_t>(i) * nefc;
+    for (int k = 0; k < nefc; ++k) s += v[k] * f[k];
+  }
+  return s;
+}
+
+double Rows::at(int i, int j) const {
+  if (!sparse) return ar[static_cast<size_t>(i) * nefc + j];
+  const int* c = colind + rowadr[i];
+  int lo = 0, hi = rownnz[i];
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (c[mid] < j) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < rownnz[i] && c[lo] == j ? ar[rowadr[i] + lo] : 0;
+}
+
+namespace {
+
+// Solves (A + lambda I) y = rhs for a small symmetric positive definite A (n <= 5) by Cholesky;
+// returns y' inv(A + lambda I) y in *yhy when not null.
+void small_solve(const double* A, double lambda, const double* rhs, int n, double* y, double* yhy) {
+  double l[25];
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      double s = A[i * n + j] + (i == j ? lambda : 0);
+      for (int k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
+      l[i * n + j] = i == j ? std::sqrt(std::max(s, kMinVal)) : s / l[j * n + j];
+    }
+  }
+  double z[5];
+  for (int i = 0; i < n; ++i) {
+    double s = rhs[i];
+    for (int k = 0; k < i; ++k) s -= l[i * n + k] * z[k];
+    z[i] = s / l[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    double s = z[i];
+    for (int k = i + 1; k < n; ++k) s -= l[k * n + i] * y[k];
+    y[i] = s / l[i * n + i];
+  }
+  if (yhy) {
+    // y' inv(A + lambda I) y = |inv(L) y|^2
+    double w = 0;
+    for (int i = 0; i < n; ++i) {
+      double s = y[i];
+      for (int k = 0; k < i; ++k) s -= l[i * n + k] * z[k];
+      z[i] = s / l[i * n + i];
+      w += z[i] * z[i];
+    }
+    *yhy = w;
+  }
+}
+
+}  // namespace
+
+void ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n) {
+  // in y = x / s the ellipse is the ball |y| <= r: min 0.5 y' As y + y' bs
+  double as[25], bs[5], y[5];
+  for (int i = 0; i < n; ++i) {
+    bs[i] = -s[i] * b[i];
+    for (int j = 0; j < n; ++j) as[i * n + j] = s[i] * A[i * n + j] * s[j];
+  }
+  // Newton's method on |y(lambda)|^2 - r^2 with (As + lambda I) y = -bs, from lambda = 0 (the
+  // unconstrained minimum), for at most 20 iterations as MuJoCo 2.2.2 does: when the minimum is
+  // far outside, the last y is not yet optimal and is scaled back onto the ellipse.
+  double lambda = 0;
+  for (int iter = 0; iter < 20; ++iter) {
+    double yhy;
+    small_solve(as, lambda, bs, n, y, &yhy);
+    double norm2 = 0;
+    for (int k = 0; k < n; ++k) norm2 += y[k] * y[k];
+    const double value = norm2 - r * r;
+    if (value < 1e-10) break;
+    const double delta = value / (2 * yhy);
+    if (delta < 1e-10) break;
+    lambda += delta;
+  }
+  double norm2 = 0;
+  for (int k = 0; k < n; ++k) norm2 += y[k] * y[k];
+  if (norm2 > r * r) {
+    const double scale = norm2 > 0 ? r / std::sqrt(norm2) : 0;
+    for (int k = 0; k < n; ++k) y[k] *= scale;
+  }
+  for (int k = 0; k < n; ++k) x[k] = s[k] * y[k];
+}
+
+double cost(const Rows& ar, const double* b, const double* f) {
+  double c = 0;
+  for (int i = 0; i < ar.nefc; ++i) {
+    if (f[i] == 0) continue;
+    c += f[i] * (0.5 * ar.dot(i, f) + b[i]);
+  }
+  return c;
+}
+
+void finish(const Model& m, Data& d) {
+  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force);
+  solve_m(m, d, d.qacc, d.qfrc_constraint, 1);
+  for (int i = 0; i < m.nv; ++i) d.qacc[i] += d.qacc_smooth[i];
+}
+
+void set_states(const Model& m, Data& d) {
+  (void)m;
+  for (int i = 0; i < d.nefc; ++i) {
+    const double f = d.efc_force[i];
+    switch (d.efc_type[i]) {
+      case kCnstrEquality: d.efc_state[i] = kCnstrStateQuadratic; break;
+      case kCnstrFrictionDof:
+      case kCnstrFrictionTendon: {
+        const double bound = d.efc_frictionloss[i];
+        d.efc_state[i] = f >= bound   ? kCnstrStateLinearNeg
+                         : f <= -bound ? kCnstrStateLinearPos
+                                       : kCnstrStateQuadratic;
+        break;
+      }
+      case kCnstrContactElliptic: {
+        const Contact& con = d.contact[d.efc_id[i]];
+        const int dim = con.dim;
+        double t2 = 0;
+        for (int k = 1; k < dim; ++k) {
+          const double u = d.efc_force[i + k] / con.friction[k - 1];
+          t2 += u * u;
+        }
+        const int state = f <= 0 ? kCnstrStateSatisfied
+                          : std::sqrt(t2) >= f * (1 - 1e-10) ? kCnstrStateCone
+                                                             : kCnstrStateQuadratic;
+        for (int k = 0; k < dim; ++k) d.efc_state[i + k] = state;
+        i += dim - 1;
+        break;
+      }
+      default: d.efc_state[i] = f > 0 ? kCnstrStateQuadratic : kCnstrStateSatisfied;
+    }
+  }
+}
+
+}  // namespace joco::dual

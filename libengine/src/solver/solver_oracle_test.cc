@@ -1,0 +1,192 @@
+// The solvers against MuJoCo 2.2.2 on states sampled from MuJoCo rollouts (MuJoCo's contact list
+// copied in): with tolerance 1e-12 and many iterations both converge to the same solution, so
+// qacc and efc_force must agree to 1e-6 (where an iterative solver stops short of the solution,
+// joco must be as close to it as MuJoCo; the solution is MuJoCo's Newton's); at the default
+// tolerance joco must not need more than two iterations more than MuJoCo on average per model,
+// solver, cone and Jacobian. Prints the iteration table.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "constraint/constraint_oracle_support.h"
+#include "joco/constraint.h"
+#include "joco/solver.h"
+
+namespace joco {
+namespace {
+
+using constraint_test::Options;
+
+const char* solver_name(int solver) {
+  return solver == mjSOL_PGS ? "PGS" : solver == mjSOL_CG ? "CG" : "Newton";
+}
+
+// Runs MuJoCo's forward and then joco's constraint stages and solver on MuJoCo's inputs at the
+// current state, both from the warmstart acceleration `warmstart`.
+void run_both(oracle::OracleCase& c, const std::vector<double>& warmstart) {
+  std::copy(warmstart.begin(), warmstart.end(), c.md->qacc_warmstart);
+  mj_forward(c.mj.get(), c.md.get());
+  constraint_test::copy_mujoco_data(c.mj.get(), c.md.get(), c.d);
+  std::copy(warmstart.begin(), warmstart.end(), c.d.qacc_warmstart);
+  constraint_test::poison_constraint_outputs(c.d);
+  make_constraint(c.m, c.d);
+  project_constraint(c.m, c.d);
+  reference_constraint(c.m, c.d);
+  solve_constraint(c.m, c.d);
+}
+
+struct Counts {
+  int states = 0;
+  int mujoco = 0;  // iterations summed over states
+  int joco = 0;
+  int worst = -1000;  // largest joco - mujoco at one state
+};
+
+struct Totals {
+  std::map<std::string, Counts> by_key;
+};
+
+Totals& totals() {
+  static Totals t;
+  return t;
+}
+
+void print_table() {
+  std::printf("\n%-70s %7s %7s %7s %6s\n", "model / solver / cone / jacobian", "states", "MuJoCo",
+              "joco", "worst");
+  for (const auto& [key, n] : totals().by_key) {
+    std::printf("%-70s %7d %7.2f %7.2f %+6d\n", key.c_str(), n.states,
+                static_cast<double>(n.mujoco) / n.states, static_cast<double>(n.joco) / n.states,
+                n.worst);
+  }
+}
+
+class Solvers : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Solvers, ConvergeToMuJoCo) {
+  const std::string model = GetParam();
+  oracle::WorstErrors worst;
+  const Options variants[] = {
+      {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_NEWTON}, {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_NEWTON},
+      {mjCONE_PYRAMIDAL, mjJAC_SPARSE, mjSOL_NEWTON}, {mjCONE_ELLIPTIC, mjJAC_SPARSE, mjSOL_NEWTON},
+      {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_CG},     {mjCONE_ELLIPTIC, mjJAC_SPARSE, mjSOL_CG},
+      {mjCONE_PYRAMIDAL, mjJAC_SPARSE, mjSOL_PGS},   {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_PGS},
+  };
+  for (const Options& o : variants) {
+    oracle::OracleCase c;
+    if (!oracle::load_case(model, c)) return;
+    constraint_test::set_options(c, o);
+    const double tolerance = c.mj->opt.tolerance;
+    const int iterations = c.mj->opt.iterations;
+    const std::string key = model + " " + solver_name(o.solver) +
+                            (o.cone == mjCONE_ELLIPTIC ? " elliptic" : " pyramidal") +
+                            (o.jacobian == mjJAC_SPARSE ? " sparse" : " dense");
+    Counts& counts = totals().by_key[key];
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      constraint_test::rollout(c.mj.get(), c.md.get(), seed, 300, 100, [&](int step) {
+        const std::vector<double> warmstart(c.md->qacc_warmstart, c.md->qacc_warmstart + c.m.nv);
+        const std::string where = key + " seed " + std::to_string(seed) + " step " +
+                                  std::to_string(step);
+        // iterations at the default tolerance
+        run_both(c, warmstart);
+        if (c.md->nefc == 0) return;
+        ++counts.states;
+        counts.mujoco += c.md->solver_iter;
+        counts.joco += c.d.solver_iter;
+        counts.worst = std::max(counts.worst, c.d.solver_iter - c.md->solver_iter);
+
+        // converged solutions: MuJoCo's Newton solution is the reference to within roundoff.
+        // CG and PGS stop up to 1e-5 short of it at tolerance 1e-12 (MuJoCo's as joco's, at
+        // different iterations: CG is chaotic on ill-conditioned problems), so they run a fixed,
+        // large number of iterations instead.
+        const int many = o.solver == mjSOL_PGS ? 5000 : o.solver == mjSOL_CG ? 2000 : 1000;
+        const double tight = o.solver == mjSOL_NEWTON ? 1e-12 : -1;
+        c.mj->opt.tolerance = c.m.opt.tolerance = tight;
+        c.mj->opt.iterations = c.m.opt.iterations = many;
+        c.mj->opt.solver = mjSOL_NEWTON;
+        c.mj->opt.tolerance = 1e-12;
+        run_both(c, warmstart);
+        const std::vector<double> ref_qacc(c.md->qacc, c.md->qacc + c.m.nv);
+        const std::vector<double> ref_force(c.md->efc_force, c.md->efc_force + c.md->nefc);
+        c.mj->opt.solver = o.solver;
+        c.mj->opt.tolerance = c.m.opt.tolerance = tight;
+        run_both(c, warmstart);
+        c.mj->opt.tolerance = c.m.opt.tolerance = tolerance;
+        c.mj->opt.iterations = c.m.opt.iterations = iterations;
+
+        // errors on the scale of the unconstrained acceleration and of the forces
+        oracle::Tolerance tol;
+        tol.rel = 1e-6;
+        double qacc_scale = 1e-3, force_scale = 0;  // (1e-9 absolute is well below any effect)
+        for (int i = 0; i < c.m.nv; ++i) {
+          qacc_scale = std::max({qacc_scale, std::abs(c.d.qacc_smooth[i]), std::abs(ref_qacc[i])});
+        }
+        for (double f : ref_force) force_scale = std::max(force_scale, std::abs(f));
+        const auto compare = [&](const char* name, const double* a, const double* b, int n,
+                                 double floor) {
+          return oracle::compare_arrays(name, a, b, n, tol, floor);
+        };
+        oracle::Comparison cmp;
+        cmp.fields.push_back(compare("qacc", c.d.qacc, c.md->qacc, c.m.nv, qacc_scale));
+        cmp.fields.push_back(
+            compare("efc_force", c.d.efc_force, c.md->efc_force, c.md->nefc, force_scale));
+        if (!cmp.all_match() && o.solver != mjSOL_NEWTON) {
+          // the iterative solvers reach the solution only to within the roundoff of their
+          // iterations (forces amplify the error of qacc by the stiffness of the constraints):
+          // joco must then be as close to the solution as MuJoCo is, up to that noise (a factor
+          // of 10), or within 1e-6 of it
+          for (int k = 0; k < 2; ++k) {
+            const bool is_qacc = k == 0;
+            const int n = is_qacc ? c.m.nv : c.md->nefc;
+            const double floor = is_qacc ? qacc_scale : force_scale;
+            const double* ref = is_qacc ? ref_qacc.data() : ref_force.data();
+            const double* mine = is_qacc ? c.d.qacc : c.d.efc_force;
+            const double* theirs = is_qacc ? c.md->qacc : c.md->efc_force;
+            const double e_joco = compare("", mine, ref, n, floor).error;
+            const double e_mujoco = compare("", theirs, ref, n, floor).error;
+            oracle::FieldResult& r = cmp.fields[k];
+            if (e_joco <= std::max(1e-6, 10 * e_mujoco)) {
+              r.status = oracle::FieldResult::kMatch;
+              r.name += " (to solution)";
+            } else {
+              r.detail = "from the solution: joco " + std::to_string(e_joco) + ", MuJoCo " +
+                         std::to_string(e_mujoco);
+            }
+          }
+        }
+        oracle::expect_match(cmp, where);
+        worst.add(where, cmp);
+        std::copy(warmstart.begin(), warmstart.end(), c.md->qacc_warmstart);
+      });
+    }
+  }
+  for (const auto& [key, n] : totals().by_key) {
+    if (key.rfind(model + " ", 0) != 0 || n.states == 0) continue;
+    EXPECT_LE(n.joco, n.mujoco + 2 * n.states) << key << ": mean iterations joco "
+                                               << static_cast<double>(n.joco) / n.states
+                                               << ", MuJoCo "
+                                               << static_cast<double>(n.mujoco) / n.states;
+  }
+  std::cout << model << ":\n" << worst.table();
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, Solvers,
+                         ::testing::ValuesIn(constraint_test::quick_constraint_models()),
+                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers,
+                         ::testing::ValuesIn(constraint_test::long_constraint_models()),
+                         constraint_test::test_name);
+
+// The table, after every model ran.
+class PrintTable : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (!totals().by_key.empty()) print_table();
+  }
+};
+const auto* const kTable = ::testing::AddGlobalTestEnvironment(new PrintTable);
+
+}  // namespace
+}  // namespace joco
