@@ -3,15 +3,24 @@
 #include <cstring>
 
 #include "forward/timer.h"
+#include "joco/constraint.h"
 #include "joco/jacobian.h"
 #include "joco/smooth.h"
+#include "joco/solver.h"
 
 namespace joco {
 
 namespace {
 
-bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
 bool enabled(const Model& m, int flag) { return (m.opt.enableflags & flag) != 0; }
+
+// Collision detection: the contact list d.contact[0..ncon). This is where the collision module's
+// collision(m, d) (joco/collision.h, branch collision) is called once it is merged; until then no
+// contacts are found.
+void detect_contacts(const Model& m, Data& d) {
+  (void)m;
+  d.ncon = 0;
+}
 
 // qfrc += J' [force; torque] for every body's xfrc_applied, applied at its centre of mass.
 void accumulate_xfrc(const Model& m, Data& d, double* qfrc) {
@@ -48,8 +57,18 @@ void fwd_position(const Model& m, Data& d) {
     crb(m, d);
     factor_m(m, d);
   }
-  d.ncon = 0;
-  d.ne = d.nf = d.nefc = 0;
+  {
+    StageTimer t(d, kTimerPosCollision);
+    detect_contacts(m, d);
+  }
+  {
+    StageTimer t(d, kTimerPosMake);
+    make_constraint(m, d);
+  }
+  {
+    StageTimer t(d, kTimerPosProject);
+    project_constraint(m, d);
+  }
 }
 
 void fwd_velocity(const Model& m, Data& d) {
@@ -57,6 +76,7 @@ void fwd_velocity(const Model& m, Data& d) {
   com_vel(m, d);
   std::memset(d.qfrc_passive, 0, sizeof(double) * static_cast<size_t>(m.nv));
   rne(m, d, false, d.qfrc_bias);
+  reference_constraint(m, d);
 }
 
 void fwd_actuation(const Model& m, Data& d) {
@@ -75,9 +95,7 @@ void fwd_acceleration(const Model& m, Data& d) {
 
 void fwd_constraint(const Model& m, Data& d) {
   StageTimer timer(d, kTimerConstraint);
-  std::memcpy(d.qacc, d.qacc_smooth, sizeof(double) * static_cast<size_t>(m.nv));
-  std::memset(d.qfrc_constraint, 0, sizeof(double) * static_cast<size_t>(m.nv));
-  d.solver_iter = 0;
+  solve_constraint(m, d);
 }
 
 void forward(const Model& m, Data& d) {
@@ -89,7 +107,6 @@ void forward(const Model& m, Data& d) {
   fwd_actuation(m, d);
   fwd_acceleration(m, d);
   fwd_constraint(m, d);
-  (void)disabled;
 }
 
 void step(const Model& m, Data& d) {

@@ -145,17 +145,22 @@ inline double newton_step(const Point& p) { return p.alpha - p.slope / p.curvatu
 
 }  // namespace
 
-double line_search(Context& c, double tolerance) {
+bool line_search(Context& c, double tolerance, double* alpha) {
+  *alpha = 0;
   c.neval = 0;
   c.lineslope = 0;
   double snorm2 = 0;
   for (int i = 0; i < c.nv; ++i) snorm2 += c.search[i] * c.search[i];
   const double snorm = std::sqrt(snorm2);
-  if (snorm < kMinVal) return 0;
+  if (snorm < kMinVal) return false;
   double gauss_poly[3];
   setup_polynomials(c, gauss_poly);
   // the slope of the cost along the unit direction, on the scale of the gradient statistic
   const double gtol = tolerance * kRelativeTolerance * snorm / c.scale;
+  const auto accept = [&](double a) {
+    *alpha = a;
+    return true;
+  };
   const auto done = [&](const Point& p) {
     c.lineslope = p.slope * c.scale / snorm;
     return std::abs(p.slope) < gtol;
@@ -164,17 +169,17 @@ double line_search(Context& c, double tolerance) {
   // the Newton step from 0 first (it is exact when no row changes zone)
   const Point p0 = evaluate(c, gauss_poly, 0);
   Point p = evaluate(c, gauss_poly, newton_step(p0));
-  if (done(p)) return p.alpha;
+  if (done(p)) return accept(p.alpha);
   if (p0.slope >= 0) {
     // not a descent direction (at the solution, up to roundoff): the better of the two points
     const Point& best = p.cost < p0.cost ? p : p0;
     c.lineslope = best.slope * c.scale / snorm;
-    return best.alpha;
+    return accept(best.alpha);
   }
   Point lo = p0, hi;
   bool bracketed = false;
   while (true) {
-    if (done(p)) return p.alpha;
+    if (done(p)) return accept(p.alpha);
     if (p.slope < 0) {
       if (p.alpha > lo.alpha) lo = p;
     } else if (!bracketed || p.alpha < hi.alpha) {
@@ -192,7 +197,7 @@ double line_search(Context& c, double tolerance) {
     const bool in_hi = a_hi > lo.alpha && a_hi < hi.alpha;
     if (in_lo && in_hi) {
       const Point p_lo = evaluate(c, gauss_poly, a_lo);
-      if (done(p_lo)) return p_lo.alpha;
+      if (done(p_lo)) return accept(p_lo.alpha);
       if (p_lo.slope < 0) {
         if (p_lo.alpha > lo.alpha) lo = p_lo;
       } else if (p_lo.alpha < hi.alpha) {
@@ -209,7 +214,7 @@ double line_search(Context& c, double tolerance) {
   // out of evaluations: the better end of the bracket
   const Point& best = (bracketed && hi.cost < lo.cost) ? hi : lo;
   c.lineslope = best.slope * c.scale / snorm;
-  return best.alpha;
+  return accept(best.alpha);
 }
 
 }  // namespace joco::primal

@@ -50,10 +50,11 @@ void update_constraints(Context& c, bool cone_hessian);
 void update_gradient(Context& c);
 
 // The step alpha minimising cost(qacc + alpha search), found by Newton's method in one dimension
-// with analytic second derivatives, safeguarded by bracketing (0 for a vanishing direction, and
-// possibly a tiny negative step at the solution, where roundoff decides the slope's sign). Leaves
-// jv and mv set for `move`.
-double line_search(Context& c, double tolerance);
+// with analytic second derivatives, safeguarded by bracketing (possibly a tiny negative step at
+// the solution, where roundoff decides the slope's sign). Returns false, with no step, when the
+// search direction vanishes (|search| < kMinVal): the solver is done. Leaves jv and mv set for
+// `move`.
+bool line_search(Context& c, double tolerance, double* alpha);
 
 // qacc += alpha search, with ma and jaref.
 void move(Context& c, double alpha);

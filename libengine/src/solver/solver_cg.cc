@@ -28,7 +28,8 @@ void solve_cg(const Model& m, Data& d, int max_iterations) {
   while (iter < max_iterations) {
     const double old_cost = c.cost;
     // (a zero step still counts as an iteration: its improvement of 0 ends the loop)
-    const double alpha = primal::line_search(c, m.opt.tolerance);
+    double alpha;
+    if (!primal::line_search(c, m.opt.tolerance, &alpha)) break;
     primal::move(c, alpha);
     std::memcpy(old_grad, c.grad, sizeof(double) * static_cast<size_t>(nv));
     std::memcpy(old_mgrad, c.mgrad, sizeof(double) * static_cast<size_t>(nv));

@@ -371,7 +371,8 @@ void solve_newton(const Model& m, Data& d, int max_iterations) {
   while (iter < max_iterations) {
     const double old_cost = c.cost;
     // (a zero step still counts as an iteration: its improvement of 0 ends the loop)
-    const double alpha = primal::line_search(c, m.opt.tolerance);
+    double alpha;
+    if (!primal::line_search(c, m.opt.tolerance, &alpha)) break;
     primal::move(c, alpha);
     primal::update_constraints(c, c.elliptic);
     const int nupdate = hessian.update(c.old_state);
