@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <random>
 
 #include "constraint/constraint_oracle_support.h"
 #include "joco/constraint.h"
@@ -178,6 +179,133 @@ INSTANTIATE_TEST_SUITE_P(Models, Solvers,
 INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers,
                          ::testing::ValuesIn(constraint_test::long_constraint_models()),
                          constraint_test::test_name);
+
+// Random contacts (every dimension, random frames, penetrations and friction) on the bodies of a
+// test model at random states, set in both engines: every solver, both cones, dense and sparse,
+// at the default tolerance and iterations. The solutions (and iteration counts) must agree, also
+// where PGS's elliptic block update stalls short of the optimum (a contact whose normal force
+// alone would separate it stays at zero force: the ray through zero is undefined).
+TEST(SolversRandomContacts, MatchMuJoCo) {
+  oracle::OracleCase c;
+  if (!oracle::load_case("constraint/random_problems.xml", c)) return;
+  const mjModel* mj = c.mj.get();
+  mjData* md = c.md.get();
+  Counts counts[3];
+  int stalled[2] = {0, 0};
+  for (int cone : {mjCONE_PYRAMIDAL, mjCONE_ELLIPTIC}) {
+    for (int jacobian : {mjJAC_DENSE, mjJAC_SPARSE}) {
+      for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
+        constraint_test::set_options(c, {cone, jacobian, solver});
+        for (uint64_t seed = 1; seed <= 8; ++seed) {
+          std::mt19937_64 rng(seed);
+          std::uniform_real_distribution<double> u(0, 1);
+          mj_resetData(mj, md);
+          oracle::randomize_state(mj, md, seed, {});
+          mj_kinematics(mj, md);
+          mj_comPos(mj, md);
+          mj_crb(mj, md);
+          mj_factorM(mj, md);
+          md->ncon = 0;
+          const int dims[4] = {1, 3, 4, 6};
+          while (md->ncon < 8) {
+            int g1 = static_cast<int>(u(rng) * mj->ngeom), g2 = static_cast<int>(u(rng) * mj->ngeom);
+            if (mj->geom_bodyid[g1] == mj->geom_bodyid[g2]) continue;
+            if (g1 > g2) std::swap(g1, g2);
+            mjContact& con = md->contact[md->ncon++];
+            con = mjContact{};
+            con.geom1 = g1;
+            con.geom2 = g2;
+            for (int k = 0; k < 3; ++k) con.pos[k] = md->geom_xpos[3 * g2 + k] + 0.1 * (u(rng) - 0.5);
+            mjtNum n[3] = {u(rng) - 0.5, u(rng) - 0.5, u(rng) + 0.1};
+            mju_normalize3(n);
+            const mjtNum x[3] = {1, 0, 0};
+            mjtNum t[3], b[3];
+            mju_cross(t, n, x);
+            mju_normalize3(t);
+            mju_cross(b, n, t);
+            mju_copy3(con.frame, n);
+            mju_copy3(con.frame + 3, t);
+            mju_copy3(con.frame + 6, b);
+            con.dist = -0.01 + 0.012 * u(rng);
+            con.includemargin = 0.001;
+            con.friction[0] = con.friction[1] = 0.2 + u(rng);
+            con.friction[2] = 0.01 * u(rng) + 0.001;
+            con.friction[3] = con.friction[4] = 0.001 * u(rng) + 0.0001;
+            mj_defaultSolRefImp(con.solref, con.solimp);
+            con.dim = dims[static_cast<int>(u(rng) * 4) % 4];
+          }
+          mj_makeConstraint(mj, md);
+          mj_projectConstraint(mj, md);
+          for (int i = 0; i < mj->nv; ++i) md->qfrc_applied[i] = 5 * (u(rng) - 0.5);
+          mj_fwdVelocity(mj, md);
+          mj_fwdActuation(mj, md);
+          mj_fwdAcceleration(mj, md);
+          constraint_test::copy_mujoco_data(mj, md, c.d);
+          if (solver == mjSOL_PGS && jacobian == mjJAC_DENSE) {
+            // converged: MuJoCo's PGS against MuJoCo's Newton (does PGS stall?), joco's PGS
+            // against MuJoCo's in any case
+            std::vector<double> warm(md->qacc_warmstart, md->qacc_warmstart + mj->nv);
+            c.mj->opt.solver = mjSOL_NEWTON;
+            c.mj->opt.tolerance = 1e-12;
+            mj_fwdConstraint(mj, md);
+            const std::vector<double> newton(md->qacc, md->qacc + mj->nv);
+            std::copy(warm.begin(), warm.end(), md->qacc_warmstart);
+            c.mj->opt.solver = mjSOL_PGS;
+            c.mj->opt.tolerance = c.m.opt.tolerance = -1;
+            c.mj->opt.iterations = c.m.opt.iterations = 5000;
+            mj_fwdConstraint(mj, md);
+            make_constraint(c.m, c.d);
+            project_constraint(c.m, c.d);
+            reference_constraint(c.m, c.d);
+            solve_constraint(c.m, c.d);
+            oracle::Tolerance tol;
+            tol.rel = 1e-6;
+            const auto pgs_vs_newton = oracle::compare_arrays("", md->qacc, newton.data(), mj->nv, tol, 1);
+            stalled[cone] += pgs_vs_newton.error > 1e-3;
+            oracle::Comparison cmp;
+            cmp.fields.push_back(oracle::compare_arrays("qacc (converged)", c.d.qacc, md->qacc, mj->nv, tol, 1));
+            oracle::expect_match(cmp, "PGS converged, cone " + std::to_string(cone) + " seed " + std::to_string(seed));
+            c.mj->opt.tolerance = c.m.opt.tolerance = 1e-8;
+            c.mj->opt.iterations = c.m.opt.iterations = 100;
+            std::copy(warm.begin(), warm.end(), md->qacc_warmstart);
+            std::copy(warm.begin(), warm.end(), c.d.qacc_warmstart);
+          }
+          mj_fwdConstraint(mj, md);
+          constraint_test::poison_constraint_outputs(c.d);
+          make_constraint(c.m, c.d);
+          project_constraint(c.m, c.d);
+          reference_constraint(c.m, c.d);
+          solve_constraint(c.m, c.d);
+          const std::string where = std::string(solver_name(solver)) + " cone " +
+                                    std::to_string(cone) + " jacobian " +
+                                    std::to_string(jacobian) + " seed " + std::to_string(seed);
+          oracle::Tolerance tol;
+          tol.rel = 1e-6;
+          oracle::Comparison cmp;
+          cmp.fields.push_back(oracle::compare_arrays("qacc", c.d.qacc, md->qacc, mj->nv, tol, 1));
+          cmp.fields.push_back(
+              oracle::compare_arrays("efc_force", c.d.efc_force, md->efc_force, md->nefc, tol));
+          if (solver != mjSOL_CG) oracle::expect_match(cmp, where);  // (CG: chaotic, see above)
+          Counts& n = counts[solver];
+          ++n.states;
+          n.mujoco += md->solver_iter;
+          n.joco += c.d.solver_iter;
+          n.worst = std::max(n.worst, c.d.solver_iter - md->solver_iter);
+        }
+      }
+    }
+  }
+  std::printf("random contacts: MuJoCo's PGS after 5000 iterations is more than 1e-3 from its Newton "
+              "solution in %d of 8 pyramidal and %d of 8 elliptic problems (joco's too)\n",
+              stalled[0], stalled[1]);
+  for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
+    const Counts& n = counts[solver];
+    std::printf("random contacts, %-6s: %d states, mean iterations MuJoCo %.2f, joco %.2f, worst %+d\n",
+                solver_name(solver), n.states, double(n.mujoco) / n.states,
+                double(n.joco) / n.states, n.worst);
+    EXPECT_LE(n.joco, n.mujoco + 2 * n.states) << solver_name(solver);
+  }
+}
 
 // The table, after every model ran.
 class PrintTable : public ::testing::Environment {
