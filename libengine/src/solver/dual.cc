@@ -47,59 +47,69 @@ double Rows::at(int i, int j) const {
 
 namespace {
 
-// Solves (A + lambda I) y = rhs for a small symmetric positive definite A (n <= 5) by Cholesky;
-// returns y' inv(A + lambda I) y in *yhy when not null.
-void small_solve(const double* A, double lambda, const double* rhs, int n, double* y, double* yhy) {
-  double l[25];
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j <= i; ++j) {
-      double s = A[i * n + j] + (i == j ? lambda : 0);
-      for (int k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
-      l[i * n + j] = i == j ? std::sqrt(std::max(s, kMinVal)) : s / l[j * n + j];
+// Solves (A + lambda I) y = rhs for a small symmetric positive definite N x N matrix A;
+// returns y' inv(A + lambda I) y. Two unknowns by the closed-form inverse, more by Cholesky.
+template <int N>
+double small_solve(const double* A, double lambda, const double* rhs, double* y) {
+  if constexpr (N == 2) {
+    const double a = A[0] + lambda, b = A[1], c = A[3] + lambda;
+    const double inv_det = 1 / (a * c - b * b);
+    y[0] = (c * rhs[0] - b * rhs[1]) * inv_det;
+    y[1] = (a * rhs[1] - b * rhs[0]) * inv_det;
+    return (c * y[0] * y[0] - 2 * b * y[0] * y[1] + a * y[1] * y[1]) * inv_det;
+  } else {
+    double l[N * N], inv_diag[N];
+    for (int i = 0; i < N; ++i) {
+      for (int j = 0; j <= i; ++j) {
+        double s = A[i * N + j] + (i == j ? lambda : 0);
+        for (int k = 0; k < j; ++k) s -= l[i * N + k] * l[j * N + k];
+        if (i == j) {
+          l[i * N + i] = std::sqrt(std::max(s, kMinVal));
+          inv_diag[i] = 1 / l[i * N + i];
+        } else {
+          l[i * N + j] = s * inv_diag[j];
+        }
+      }
     }
-  }
-  double z[5];
-  for (int i = 0; i < n; ++i) {
-    double s = rhs[i];
-    for (int k = 0; k < i; ++k) s -= l[i * n + k] * z[k];
-    z[i] = s / l[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    double s = z[i];
-    for (int k = i + 1; k < n; ++k) s -= l[k * n + i] * y[k];
-    y[i] = s / l[i * n + i];
-  }
-  if (yhy) {
+    double z[N];
+    for (int i = 0; i < N; ++i) {
+      double s = rhs[i];
+      for (int k = 0; k < i; ++k) s -= l[i * N + k] * z[k];
+      z[i] = s * inv_diag[i];
+    }
+    for (int i = N - 1; i >= 0; --i) {
+      double s = z[i];
+      for (int k = i + 1; k < N; ++k) s -= l[k * N + i] * y[k];
+      y[i] = s * inv_diag[i];
+    }
     // y' inv(A + lambda I) y = |inv(L) y|^2
     double w = 0;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < N; ++i) {
       double s = y[i];
-      for (int k = 0; k < i; ++k) s -= l[i * n + k] * z[k];
-      z[i] = s / l[i * n + i];
+      for (int k = 0; k < i; ++k) s -= l[i * N + k] * z[k];
+      z[i] = s * inv_diag[i];
       w += z[i] * z[i];
     }
-    *yhy = w;
+    return w;
   }
 }
 
-}  // namespace
-
-void ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n) {
+template <int N>
+void ellipse_qp_n(double* x, const double* A, const double* b, const double* s, double r) {
   // in y = x / s the ellipse is the ball |y| <= r: min 0.5 y' As y + y' bs
-  double as[25], bs[5], y[5];
-  for (int i = 0; i < n; ++i) {
+  double as[N * N], bs[N], y[N];
+  for (int i = 0; i < N; ++i) {
     bs[i] = -s[i] * b[i];
-    for (int j = 0; j < n; ++j) as[i * n + j] = s[i] * A[i * n + j] * s[j];
+    for (int j = 0; j < N; ++j) as[i * N + j] = s[i] * A[i * N + j] * s[j];
   }
   // Newton's method on |y(lambda)|^2 - r^2 with (As + lambda I) y = -bs, from lambda = 0 (the
   // unconstrained minimum), for at most 20 iterations as MuJoCo 2.2.2 does: when the minimum is
   // far outside, the last y is not yet optimal and is scaled back onto the ellipse.
   double lambda = 0;
   for (int iter = 0; iter < 20; ++iter) {
-    double yhy;
-    small_solve(as, lambda, bs, n, y, &yhy);
+    const double yhy = small_solve<N>(as, lambda, bs, y);
     double norm2 = 0;
-    for (int k = 0; k < n; ++k) norm2 += y[k] * y[k];
+    for (int k = 0; k < N; ++k) norm2 += y[k] * y[k];
     const double value = norm2 - r * r;
     if (value < 1e-10) break;
     const double delta = value / (2 * yhy);
@@ -107,12 +117,24 @@ void ellipse_qp(double* x, const double* A, const double* b, const double* s, do
     lambda += delta;
   }
   double norm2 = 0;
-  for (int k = 0; k < n; ++k) norm2 += y[k] * y[k];
+  for (int k = 0; k < N; ++k) norm2 += y[k] * y[k];
   if (norm2 > r * r) {
     const double scale = norm2 > 0 ? r / std::sqrt(norm2) : 0;
-    for (int k = 0; k < n; ++k) y[k] *= scale;
+    for (int k = 0; k < N; ++k) y[k] *= scale;
   }
-  for (int k = 0; k < n; ++k) x[k] = s[k] * y[k];
+  for (int k = 0; k < N; ++k) x[k] = s[k] * y[k];
+}
+
+}  // namespace
+
+void ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n) {
+  switch (n) {
+    case 1: ellipse_qp_n<1>(x, A, b, s, r); break;
+    case 2: ellipse_qp_n<2>(x, A, b, s, r); break;
+    case 3: ellipse_qp_n<3>(x, A, b, s, r); break;
+    case 4: ellipse_qp_n<4>(x, A, b, s, r); break;
+    default: ellipse_qp_n<5>(x, A, b, s, r); break;
+  }
 }
 
 double cost(const Rows& ar, const double* b, const double* f) {

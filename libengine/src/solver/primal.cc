@@ -22,6 +22,8 @@ void setup(Context& c, const Model& m, Data& d, StackFrame& frame) {
   c.jaref = frame.doubles(c.nefc);
   c.jv = frame.doubles(c.nefc);
   c.quad = frame.doubles(3 * static_cast<int64_t>(c.nefc));
+  c.packed = frame.doubles(5 * static_cast<int64_t>(c.nefc));
+  c.cones = frame.ints(c.nefc);
   c.old_state = frame.ints(c.nefc);
   c.ma = frame.doubles(c.nv);
   c.mv = frame.doubles(c.nv);

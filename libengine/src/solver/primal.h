@@ -26,6 +26,12 @@ struct Context {
   double* mgrad = nullptr;   // preconditioned gradient (nv)
   double* search = nullptr;  // search direction (nv)
   double* quad = nullptr;    // line-search polynomials of the rows (3 nefc)
+  // the line search's one-sided rows packed (x = x0 + alpha v, polynomial q0, q1, q2), and the
+  // first rows of elliptic contacts
+  double* packed = nullptr;  // 5 nefc
+  int npacked = 0;
+  int* cones = nullptr;      // nefc
+  int ncones = 0;
   int* old_state = nullptr;  // efc_state before the last update (nefc)
   bool updated = false;      // whether the constraints were updated once
 

@@ -239,6 +239,9 @@ class Hessian {
     }
     col_ptr_[nv] = nnz;
     upper_ = frame.doubles(nnz);
+    cursor_ = frame.ints(nefc_);
+    const int jnnz = nefc_ ? d.efc_J_rowadr[nefc_ - 1] + d.efc_J_rownnz[nefc_ - 1] : 0;
+    hc_ = frame.doubles(jnnz);
     diag_ = frame.doubles(nv);
     acc_ = frame.doubles(nv);
     std::memset(acc_, 0, sizeof(double) * static_cast<size_t>(nv));
@@ -272,45 +275,49 @@ class Hessian {
     const Model& m = m_;
     const Data& d = d_;
     const int nv = nv_;
+    // H_c J_c of the contacts in the cone state, in their first row's slots of hc_ (the contact's
+    // rows are consecutive and share one pattern)
+    for (int i = 0; i < nefc_; ++i) {
+      cursor_[i] = 0;
+      if (d.efc_type[i] != kCnstrContactElliptic || d.efc_state[i] != kCnstrStateCone) continue;
+      const Contact& con = d.contact[d.efc_id[i]];
+      if (i != con.efc_address) continue;
+      const int dim = con.dim, adr = d.efc_J_rowadr[i], n = d.efc_J_rownnz[i];
+      for (int r = 0; r < dim; ++r) {
+        for (int k = 0; k < n; ++k) {
+          double s = 0;
+          for (int q = 0; q < dim; ++q) s += con.H[r * dim + q] * d.efc_J[adr + q * n + k];
+          hc_[adr + r * n + k] = s;
+        }
+      }
+    }
     for (int j = 0; j < nv; ++j) {
       const int K = nv - 1 - j;
       acc_[j] = d.qM[m.dof_Madr[j]];
       for (int k = m_col_ptr_[j]; k < m_col_ptr_[j + 1]; ++k) acc_[m_row_[k]] += d.qM[m_adr_[k]];
-      // rows of J touching column j
+      // rows of J touching column j; columns are visited in increasing order, so each row's
+      // cursor is column j's position in it
       for (int t = d.efc_JT_rowadr[j]; t < d.efc_JT_rowadr[j] + d.efc_JT_rownnz[j]; ++t) {
         const int i = d.efc_JT_colind[t];
-        const double jij = d.efc_JT[t];
-        const int type = d.efc_type[i];
+        const int kj = cursor_[i]++;
         const int state = d.efc_state[i];
         const int adr = d.efc_J_rowadr[i], n = d.efc_J_rownnz[i];
         const int* cols = d.efc_J_colind + adr;
-        const double* vals = d.efc_J + adr;
-        if (type == kCnstrContactElliptic && state == kCnstrStateCone) {
+        if (d.efc_type[i] == kCnstrContactElliptic && state == kCnstrStateCone) {
           const Contact& con = d.contact[d.efc_id[i]];
           if (i != con.efc_address) continue;  // once per contact, from its first row
           const int dim = con.dim;
-          // column j of H_c J_c, from the contact's rows (same pattern, consecutive)
-          double hj[6];
-          for (int r = 0; r < dim; ++r) {
+          for (int k = kj; k < n; ++k) {
             double s = 0;
-            for (int q = 0; q < dim; ++q) {
-              s += con.H[r * dim + q] * jacobian_at(i + q, j);
-            }
-            hj[r] = s;
-          }
-          for (int k = 0; k < n; ++k) {
-            if (cols[k] < j) continue;
-            double s = 0;
-            for (int r = 0; r < dim; ++r) s += d.efc_J[adr + r * n + k] * hj[r];
+            for (int r = 0; r < dim; ++r) s += d.efc_J[adr + r * n + k] * hc_[adr + r * n + kj];
             acc_[cols[k]] += s;
           }
           continue;
         }
         if (!row_is_quadratic(state)) continue;
-        const double dj = d.efc_D[i] * jij;
-        for (int k = 0; k < n; ++k) {
-          if (cols[k] >= j) acc_[cols[k]] += dj * vals[k];
-        }
+        const double* vals = d.efc_J + adr;
+        const double dj = d.efc_D[i] * vals[kj];
+        for (int k = kj; k < n; ++k) acc_[cols[k]] += dj * vals[k];
       }
       diag_[K] = acc_[j];
       acc_[j] = 0;
@@ -320,15 +327,6 @@ class Hessian {
         acc_[q] = 0;
       }
     }
-  }
-
-  // J(i, j) of a sparse row (rows of one contact share a pattern).
-  double jacobian_at(int i, int j) const {
-    const Data& d = d_;
-    const int adr = d.efc_J_rowadr[i], n = d.efc_J_rownnz[i];
-    const int* cols = d.efc_J_colind + adr;
-    const int* at = std::lower_bound(cols, cols + n, j);
-    return (at != cols + n && *at == j) ? d.efc_J[adr + (at - cols)] : 0;
   }
 
   const Model& m_;
@@ -346,6 +344,8 @@ class Hessian {
   double* upper_ = nullptr;
   double* diag_ = nullptr;
   double* acc_ = nullptr;
+  int* cursor_ = nullptr;  // per row: the next entry of its pattern
+  double* hc_ = nullptr;   // H_c J_c of cone contacts, laid out as efc_J
   int* m_col_ptr_ = nullptr;
   int* m_row_ = nullptr;
   int* m_adr_ = nullptr;

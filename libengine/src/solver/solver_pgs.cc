@@ -14,15 +14,15 @@ namespace joco {
 
 namespace {
 
-// One elliptic contact at rows adr..adr+dim: updates f in place; returns the cost decrease.
+// One elliptic contact at rows adr..adr+dim with its block `a` of AR (dim x dim): updates f in
+// place; returns the cost decrease.
 double elliptic_block(const dual::Rows& ar, const Data& d, const Contact& con, int adr,
-                      double* f) {
+                      const double* a, double* f) {
   const int dim = con.dim;
-  double res[6], a[36], old[6];
+  double res[6], old[6];
   for (int r = 0; r < dim; ++r) {
     res[r] = d.efc_b[adr + r] + ar.dot(adr + r, f);
     old[r] = f[adr + r];
-    for (int q = 0; q < dim; ++q) a[r * dim + q] = ar.at(adr + r, adr + q);
   }
   double* x = f + adr;
   // cost of the block as a function of x, the other forces fixed: 0.5 x'Ax + x'(res - A old)
@@ -84,6 +84,16 @@ void solve_pgs(const Model& m, Data& d, int max_iterations) {
   double* diag_inv = frame.doubles(nefc);
   for (int i = 0; i < nefc; ++i) diag_inv[i] = 1 / ar.at(i, i);
   int* old_state = frame.ints(nefc);
+  // the diagonal blocks of the elliptic contacts, by contact
+  double* blocks = frame.doubles(36 * static_cast<int64_t>(d.ncon));
+  for (int c = 0; c < d.ncon; ++c) {
+    const Contact& con = d.contact[c];
+    const int adr = con.efc_address;
+    if (adr < 0 || d.efc_type[adr] != kCnstrContactElliptic) continue;
+    for (int r = 0; r < con.dim; ++r) {
+      for (int q = 0; q < con.dim; ++q) blocks[36 * c + r * con.dim + q] = ar.at(adr + r, adr + q);
+    }
+  }
   dual::set_states(m, d);
 
   int iter = 0;
@@ -91,8 +101,9 @@ void solve_pgs(const Model& m, Data& d, int max_iterations) {
     double improvement = 0;
     for (int i = 0; i < nefc; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic) {
-        const Contact& con = d.contact[d.efc_id[i]];
-        improvement += elliptic_block(ar, d, con, i, f);
+        const int c = d.efc_id[i];
+        const Contact& con = d.contact[c];
+        improvement += elliptic_block(ar, d, con, i, blocks + 36 * c, f);
         i += con.dim - 1;
         continue;
       }
