@@ -31,9 +31,9 @@ void fwd_acceleration(const Model& m, Data& d);  // qfrc_smooth, qacc_smooth
 void fwd_constraint(const Model& m, Data& d);    // constraint solver: forces, qacc
 
 // Integrators: advance time, qvel, qpos and act from the results of forward.
-void euler(const Model& m, Data& d);             // semi-implicit, with implicit joint damping
-void runge_kutta4(const Model& m, Data& d);      // classic RK4 (calls forward three more times)
-void implicit(const Model& m, Data& d);          // implicit in velocity (implicit, implicitfast)
+void euler(const Model& m, Data& d);         // semi-implicit, with implicit joint damping
+void runge_kutta4(const Model& m, Data& d);  // classic RK4 (calls forward three more times)
+void implicit(const Model& m, Data& d);      // implicit in velocity (implicit, implicitfast)
 
 // Divergence checks: a NaN, infinity or |value| > kMaxVal in qpos, qvel or qacc raises the matching
 // warning and resets the Data to the model's initial state (MuJoCo's behaviour). They return false

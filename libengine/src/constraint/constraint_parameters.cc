@@ -120,8 +120,7 @@ double diag_approx(const Model& m, const Data& d, int i) {
         case kEqJoint:
           return m.dof_invweight0[m.jnt_dofadr[b1]] +
                  (b2 >= 0 ? m.dof_invweight0[m.jnt_dofadr[b2]] : 0);
-        case kEqTendon:
-          return m.tendon_invweight0[b1] + (b2 >= 0 ? m.tendon_invweight0[b2] : 0);
+        case kEqTendon: return m.tendon_invweight0[b1] + (b2 >= 0 ? m.tendon_invweight0[b2] : 0);
         case kEqDistance:
           return body_weight(m, m.geom_bodyid[b1], 0) + body_weight(m, m.geom_bodyid[b2], 0);
         default: return 0;

@@ -7,7 +7,8 @@
 
 namespace joco {
 
-void constraint_update(const Model& m, Data& d, const double* jar, double* cost, bool cone_hessian) {
+void constraint_update(const Model& m, Data& d, const double* jar, double* cost,
+                       bool cone_hessian) {
   const int nefc = d.nefc;
   double s = 0;
   for (int i = 0; i < nefc; ++i) {

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <random>
 
-#include "constraint/constraint_oracle_support.h"
 #include "joco/constraint.h"
+#include "oracle/constraint_cases.h"
 
 namespace joco {
 namespace {
@@ -67,8 +67,8 @@ void check_state(oracle::OracleCase& c, uint64_t seed, const std::string& where,
     mh.insert(mh.end(), md->contact[k].H, md->contact[k].H + dim * dim);
   }
   if (!h.empty()) {
-    cmp.fields.push_back(oracle::compare_arrays("contact.H", h.data(), mh.data(),
-                                                static_cast<int64_t>(h.size())));
+    cmp.fields.push_back(
+        oracle::compare_arrays("contact.H", h.data(), mh.data(), static_cast<int64_t>(h.size())));
   }
 
   // inverse dynamics at a random acceleration
@@ -97,8 +97,8 @@ TEST_P(InverseConstraint, MatchesMuJoCo) {
     if (!oracle::load_case(model, c)) return;
     constraint_test::set_options(c, o);
     constraint_test::rollout(c.mj.get(), c.md.get(), 7, 300, 100, [&](int step) {
-      const std::string where = model + " cone " + std::to_string(o.cone) + " step " +
-                                std::to_string(step);
+      const std::string where =
+          model + " cone " + std::to_string(o.cone) + " step " + std::to_string(step);
       check_state(c, 100 + step, where, worst, states_seen);
     });
   }

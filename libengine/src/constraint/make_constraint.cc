@@ -62,12 +62,12 @@ class RowWriter {
 
 // Work arrays for one constraint: a column list and up to 10 rows on it.
 struct Scratch {
-  int* cols;       // nv
-  int* cols2;      // nv
-  double* jacp;    // 3 x nv: translational Jacobian difference on cols
-  double* jacr;    // 3 x nv: rotational Jacobian difference on cols
-  double* rows;    // 10 x nv
-  double* dense;   // nv
+  int* cols;           // nv
+  int* cols2;          // nv
+  double* jacp;        // 3 x nv: translational Jacobian difference on cols
+  double* jacr;        // 3 x nv: rotational Jacobian difference on cols
+  double* rows;        // 10 x nv
+  double* dense;       // nv
   unsigned char* in1;  // nv flags: column moves body 1
   unsigned char* in2;  // nv flags: column moves body 2
 };
@@ -163,8 +163,7 @@ int all_columns(const Model& m, int* cols) {
 }
 
 // A tendon row on its pattern (or on every column when dense): values into vals, pattern in cols.
-int tendon_on_pattern(const Model& m, const Data& d, int t, bool sparse, int* cols,
-                      double* vals) {
+int tendon_on_pattern(const Model& m, const Data& d, int t, bool sparse, int* cols, double* vals) {
   const double* row = tendon_row(m, d, t);
   int n;
   if (sparse) {
@@ -270,9 +269,9 @@ void tendon_equality_row(const Model& m, Data& d, RowWriter& w, Scratch& s, int 
   const double* a = m.eq_data + kNEQDATA * e;
   const int t1 = m.eq_obj1id[e], t2 = m.eq_obj2id[e];
   double slope = 0;
-  const double pos =
-      polynomial_residual(a, d.ten_length[t1], m.tendon_length0[t1], t2 >= 0,
-                          t2 >= 0 ? d.ten_length[t2] : 0, t2 >= 0 ? m.tendon_length0[t2] : 0, &slope);
+  const double pos = polynomial_residual(a, d.ten_length[t1], m.tendon_length0[t1], t2 >= 0,
+                                         t2 >= 0 ? d.ten_length[t2] : 0,
+                                         t2 >= 0 ? m.tendon_length0[t2] : 0, &slope);
   int n;
   if (!sparse) {
     n = all_columns(m, s.cols);
@@ -333,7 +332,8 @@ void friction_rows(const Model& m, Data& d, RowWriter& w, Scratch& s, bool spars
   for (int t = 0; t < m.ntendon; ++t) {
     if (m.tendon_frictionloss[t] <= 0) continue;
     const int n = tendon_on_pattern(m, d, t, sparse, s.cols, s.rows);
-    if (w.fits(1)) w.add(s.rows, s.cols, n, 0, 0, m.tendon_frictionloss[t], kCnstrFrictionTendon, t);
+    if (w.fits(1))
+      w.add(s.rows, s.cols, n, 0, 0, m.tendon_frictionloss[t], kCnstrFrictionTendon, t);
   }
 }
 

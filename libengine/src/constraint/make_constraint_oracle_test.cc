@@ -5,8 +5,8 @@
 
 #include <iostream>
 
-#include "constraint/constraint_oracle_support.h"
 #include "joco/constraint.h"
+#include "oracle/constraint_cases.h"
 
 namespace joco {
 namespace {
@@ -23,7 +23,8 @@ std::vector<double> dense_ar(int nefc, bool sparse, const double* ar, const int*
                 out.begin() + static_cast<long>(i) * nefc);
       continue;
     }
-    for (int k = 0; k < rownnz[i]; ++k) out[static_cast<size_t>(i) * nefc + colind[rowadr[i] + k]] = ar[rowadr[i] + k];
+    for (int k = 0; k < rownnz[i]; ++k)
+      out[static_cast<size_t>(i) * nefc + colind[rowadr[i] + k]] = ar[rowadr[i] + k];
   }
   return out;
 }
@@ -99,19 +100,22 @@ void check_state(oracle::OracleCase& c, const std::string& where, oracle::WorstE
   if (sparse && nefc > 0) {  // (MuJoCo leaves the transpose as it was when there are no rows)
     cmp.fields.push_back(compare_ints("efc_J_rownnz", d.efc_J_rownnz, md->efc_J_rownnz, nefc));
     cmp.fields.push_back(compare_ints("efc_J_rowadr", d.efc_J_rowadr, md->efc_J_rowadr, nefc));
-    cmp.fields.push_back(compare_ints("efc_J_rowsuper", d.efc_J_rowsuper, md->efc_J_rowsuper, nefc));
+    cmp.fields.push_back(
+        compare_ints("efc_J_rowsuper", d.efc_J_rowsuper, md->efc_J_rowsuper, nefc));
     const int nnz = nefc ? md->efc_J_rowadr[nefc - 1] + md->efc_J_rownnz[nefc - 1] : 0;
     cmp.fields.push_back(compare_ints("efc_J_colind", d.efc_J_colind, md->efc_J_colind, nnz));
     cmp.fields.push_back(compare_ints("efc_JT_rownnz", d.efc_JT_rownnz, md->efc_JT_rownnz, nv));
     cmp.fields.push_back(compare_ints("efc_JT_rowadr", d.efc_JT_rowadr, md->efc_JT_rowadr, nv));
-    cmp.fields.push_back(compare_ints("efc_JT_rowsuper", d.efc_JT_rowsuper, md->efc_JT_rowsuper, nv));
+    cmp.fields.push_back(
+        compare_ints("efc_JT_rowsuper", d.efc_JT_rowsuper, md->efc_JT_rowsuper, nv));
     cmp.fields.push_back(compare_ints("efc_JT_colind", d.efc_JT_colind, md->efc_JT_colind, nnz));
     cmp.fields.push_back(oracle::compare_arrays("efc_JT", d.efc_JT, md->efc_JT, nnz));
   }
   if (is_dual(m) && nefc > 0) {
-    const auto AR = dense_ar(nefc, sparse, d.efc_AR, d.efc_AR_rownnz, d.efc_AR_rowadr, d.efc_AR_colind);
-    const auto mAR = dense_ar(nefc, sparse, md->efc_AR, md->efc_AR_rownnz, md->efc_AR_rowadr,
-                              md->efc_AR_colind);
+    const auto AR =
+        dense_ar(nefc, sparse, d.efc_AR, d.efc_AR_rownnz, d.efc_AR_rowadr, d.efc_AR_colind);
+    const auto mAR =
+        dense_ar(nefc, sparse, md->efc_AR, md->efc_AR_rownnz, md->efc_AR_rowadr, md->efc_AR_colind);
     cmp.fields.push_back(oracle::compare_arrays("efc_AR", AR.data(), mAR.data(), nefc * nefc));
     if (sparse) {
       cmp.fields.push_back(compare_ints("efc_AR_rownnz", d.efc_AR_rownnz, md->efc_AR_rownnz, nefc));

@@ -45,9 +45,8 @@ void set_state(const Model& m, Data& d, std::mt19937_64& rng) {
         math::axis_angle_to_quat(q, unit, 0.5 + 0.1 * u(rng));  // beyond the 0.3 limit
         break;
       }
-      case kJointSlide: q[0] = 0.03 + 0.005 * u(rng); break;  // beyond 0.02
-      default:
-        q[0] = (m.jnt_limited[j] ? 0.4 : 0.2) + 0.1 * u(rng);  // hinge h1 beyond 0.3
+      case kJointSlide: q[0] = 0.03 + 0.005 * u(rng); break;          // beyond 0.02
+      default: q[0] = (m.jnt_limited[j] ? 0.4 : 0.2) + 0.1 * u(rng);  // hinge h1 beyond 0.3
     }
   }
   normalize_quat(m, d.qpos);

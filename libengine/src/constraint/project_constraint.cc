@@ -71,7 +71,8 @@ void project_sparse(const Model& m, Data& d) {
   int total = 0;
   for (int i = 0; i < nefc; ++i) {
     b_adr[i] = total;
-    total += ancestor_closure(m, d.efc_J_colind + d.efc_J_rowadr[i], d.efc_J_rownnz[i], support, mark);
+    total +=
+        ancestor_closure(m, d.efc_J_colind + d.efc_J_rowadr[i], d.efc_J_rownnz[i], support, mark);
   }
   b_adr[nefc] = total;
   int* b_col = frame.ints(total);
@@ -80,7 +81,8 @@ void project_sparse(const Model& m, Data& d) {
   std::memset(x, 0, sizeof(double) * static_cast<size_t>(nv));
   for (int i = 0; i < nefc; ++i) {
     int* cols = b_col + b_adr[i];
-    const int n = ancestor_closure(m, d.efc_J_colind + d.efc_J_rowadr[i], d.efc_J_rownnz[i], cols, mark);
+    const int n =
+        ancestor_closure(m, d.efc_J_colind + d.efc_J_rowadr[i], d.efc_J_rownnz[i], cols, mark);
     const int adr = d.efc_J_rowadr[i];
     for (int k = 0; k < d.efc_J_rownnz[i]; ++k) x[d.efc_J_colind[adr + k]] = d.efc_J[adr + k];
     half_solve_on_support(m, d, x, cols, n);

@@ -36,8 +36,8 @@ void accumulate_xfrc(const Model& m, Data& d, double* qfrc) {
     }
     jac(m, d, jacp, jacr, d.xipos + 3 * b, b);
     for (int i = 0; i < m.nv; ++i) {
-      qfrc[i] += jacp[i] * f[0] + jacp[m.nv + i] * f[1] + jacp[2 * m.nv + i] * f[2] + jacr[i] * f[3] +
-                 jacr[m.nv + i] * f[4] + jacr[2 * m.nv + i] * f[5];
+      qfrc[i] += jacp[i] * f[0] + jacp[m.nv + i] * f[1] + jacp[2 * m.nv + i] * f[2] +
+                 jacr[i] * f[3] + jacr[m.nv + i] * f[4] + jacr[2 * m.nv + i] * f[5];
     }
   }
 }
@@ -111,7 +111,8 @@ void forward(const Model& m, Data& d) {
 
 void step(const Model& m, Data& d) {
   StageTimer timer(d, kTimerStep);
-  // A bad state is reset to the model's initial state (with a warning); simulation goes on from there.
+  // A bad state is reset to the model's initial state (with a warning); simulation goes on from
+  // there.
   if (check_pos(m, d)) check_vel(m, d);
   forward(m, d);
   if (!check_acc(m, d)) forward(m, d);

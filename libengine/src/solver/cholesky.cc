@@ -128,7 +128,7 @@ int Sparse::factor(const double* upper, const double* diag, double min_pivot) {
     next_[k] = lp_[k];
     mark_[k] = -1;
   }
-  int* s = stack_;       // output pattern, filled from the top
+  int* s = stack_;  // output pattern, filled from the top
   int* path = stack_ + n;
   for (int k = 0; k < n; ++k) {
     // pattern of row k of L, in topological order, and x = column k of the upper triangle

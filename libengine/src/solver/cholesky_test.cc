@@ -74,14 +74,16 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   chol::factor_dense(fresh.data(), n, 1e-15);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
-      EXPECT_NEAR(updated[static_cast<size_t>(i) * n + j], fresh[static_cast<size_t>(i) * n + j], 1e-12);
+      EXPECT_NEAR(updated[static_cast<size_t>(i) * n + j], fresh[static_cast<size_t>(i) * n + j],
+                  1e-12);
     }
   }
   w2 = w;
   ASSERT_TRUE(chol::update_dense(updated.data(), n, w2.data(), false));
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
-      EXPECT_NEAR(updated[static_cast<size_t>(i) * n + j], l[static_cast<size_t>(i) * n + j], 1e-11);
+      EXPECT_NEAR(updated[static_cast<size_t>(i) * n + j], l[static_cast<size_t>(i) * n + j],
+                  1e-11);
     }
   }
   // a downdate that would make the matrix indefinite is refused

@@ -161,7 +161,7 @@ void set_states(const Model& m, Data& d) {
       case kCnstrFrictionDof:
       case kCnstrFrictionTendon: {
         const double bound = d.efc_frictionloss[i];
-        d.efc_state[i] = f >= bound   ? kCnstrStateLinearNeg
+        d.efc_state[i] = f >= bound    ? kCnstrStateLinearNeg
                          : f <= -bound ? kCnstrStateLinearPos
                                        : kCnstrStateQuadratic;
         break;
@@ -174,7 +174,7 @@ void set_states(const Model& m, Data& d) {
           const double u = d.efc_force[i + k] / con.friction[k - 1];
           t2 += u * u;
         }
-        const int state = f <= 0 ? kCnstrStateSatisfied
+        const int state = f <= 0                             ? kCnstrStateSatisfied
                           : std::sqrt(t2) >= f * (1 - 1e-10) ? kCnstrStateCone
                                                              : kCnstrStateQuadratic;
         for (int k = 0; k < dim; ++k) d.efc_state[i + k] = state;

@@ -30,7 +30,7 @@ struct Context {
   // first rows of elliptic contacts
   double* packed = nullptr;  // 5 nefc
   int npacked = 0;
-  int* cones = nullptr;      // nefc
+  int* cones = nullptr;  // nefc
   int ncones = 0;
   int* old_state = nullptr;  // efc_state before the last update (nefc)
   bool updated = false;      // whether the constraints were updated once

@@ -11,9 +11,9 @@
 #include <map>
 #include <random>
 
-#include "constraint/constraint_oracle_support.h"
 #include "joco/constraint.h"
 #include "joco/solver.h"
+#include "oracle/constraint_cases.h"
 
 namespace joco {
 namespace {
@@ -70,10 +70,10 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
   const std::string model = GetParam();
   oracle::WorstErrors worst;
   const Options variants[] = {
-      {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_NEWTON}, {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_NEWTON},
+      {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_NEWTON},  {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_NEWTON},
       {mjCONE_PYRAMIDAL, mjJAC_SPARSE, mjSOL_NEWTON}, {mjCONE_ELLIPTIC, mjJAC_SPARSE, mjSOL_NEWTON},
-      {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_CG},     {mjCONE_ELLIPTIC, mjJAC_SPARSE, mjSOL_CG},
-      {mjCONE_PYRAMIDAL, mjJAC_SPARSE, mjSOL_PGS},   {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_PGS},
+      {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_CG},      {mjCONE_ELLIPTIC, mjJAC_SPARSE, mjSOL_CG},
+      {mjCONE_PYRAMIDAL, mjJAC_SPARSE, mjSOL_PGS},    {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_PGS},
   };
   for (const Options& o : variants) {
     oracle::OracleCase c;
@@ -88,8 +88,8 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
     for (uint64_t seed = 1; seed <= 2; ++seed) {
       constraint_test::rollout(c.mj.get(), c.md.get(), seed, 300, 100, [&](int step) {
         const std::vector<double> warmstart(c.md->qacc_warmstart, c.md->qacc_warmstart + c.m.nv);
-        const std::string where = key + " seed " + std::to_string(seed) + " step " +
-                                  std::to_string(step);
+        const std::string where =
+            key + " seed " + std::to_string(seed) + " step " + std::to_string(step);
         // iterations at the default tolerance
         run_both(c, warmstart);
         if (c.md->nefc == 0) return;
@@ -165,10 +165,9 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
   }
   for (const auto& [key, n] : totals().by_key) {
     if (key.rfind(model + " ", 0) != 0 || n.states == 0) continue;
-    EXPECT_LE(n.joco, n.mujoco + 2 * n.states) << key << ": mean iterations joco "
-                                               << static_cast<double>(n.joco) / n.states
-                                               << ", MuJoCo "
-                                               << static_cast<double>(n.mujoco) / n.states;
+    EXPECT_LE(n.joco, n.mujoco + 2 * n.states)
+        << key << ": mean iterations joco " << static_cast<double>(n.joco) / n.states << ", MuJoCo "
+        << static_cast<double>(n.mujoco) / n.states;
   }
   std::cout << model << ":\n" << worst.table();
 }
@@ -208,14 +207,16 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
           md->ncon = 0;
           const int dims[4] = {1, 3, 4, 6};
           while (md->ncon < 8) {
-            int g1 = static_cast<int>(u(rng) * mj->ngeom), g2 = static_cast<int>(u(rng) * mj->ngeom);
+            int g1 = static_cast<int>(u(rng) * mj->ngeom),
+                g2 = static_cast<int>(u(rng) * mj->ngeom);
             if (mj->geom_bodyid[g1] == mj->geom_bodyid[g2]) continue;
             if (g1 > g2) std::swap(g1, g2);
             mjContact& con = md->contact[md->ncon++];
             con = mjContact{};
             con.geom1 = g1;
             con.geom2 = g2;
-            for (int k = 0; k < 3; ++k) con.pos[k] = md->geom_xpos[3 * g2 + k] + 0.1 * (u(rng) - 0.5);
+            for (int k = 0; k < 3; ++k)
+              con.pos[k] = md->geom_xpos[3 * g2 + k] + 0.1 * (u(rng) - 0.5);
             mjtNum n[3] = {u(rng) - 0.5, u(rng) - 0.5, u(rng) + 0.1};
             mju_normalize3(n);
             const mjtNum x[3] = {1, 0, 0};
@@ -260,11 +261,14 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
             solve_constraint(c.m, c.d);
             oracle::Tolerance tol;
             tol.rel = 1e-6;
-            const auto pgs_vs_newton = oracle::compare_arrays("", md->qacc, newton.data(), mj->nv, tol, 1);
+            const auto pgs_vs_newton =
+                oracle::compare_arrays("", md->qacc, newton.data(), mj->nv, tol, 1);
             stalled[cone] += pgs_vs_newton.error > 1e-3;
             oracle::Comparison cmp;
-            cmp.fields.push_back(oracle::compare_arrays("qacc (converged)", c.d.qacc, md->qacc, mj->nv, tol, 1));
-            oracle::expect_match(cmp, "PGS converged, cone " + std::to_string(cone) + " seed " + std::to_string(seed));
+            cmp.fields.push_back(
+                oracle::compare_arrays("qacc (converged)", c.d.qacc, md->qacc, mj->nv, tol, 1));
+            oracle::expect_match(cmp, "PGS converged, cone " + std::to_string(cone) + " seed " +
+                                          std::to_string(seed));
             c.mj->opt.tolerance = c.m.opt.tolerance = 1e-8;
             c.mj->opt.iterations = c.m.opt.iterations = 100;
             std::copy(warm.begin(), warm.end(), md->qacc_warmstart);
@@ -277,8 +281,8 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
           reference_constraint(c.m, c.d);
           solve_constraint(c.m, c.d);
           const std::string where = std::string(solver_name(solver)) + " cone " +
-                                    std::to_string(cone) + " jacobian " +
-                                    std::to_string(jacobian) + " seed " + std::to_string(seed);
+                                    std::to_string(cone) + " jacobian " + std::to_string(jacobian) +
+                                    " seed " + std::to_string(seed);
           oracle::Tolerance tol;
           tol.rel = 1e-6;
           oracle::Comparison cmp;
@@ -295,14 +299,16 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
       }
     }
   }
-  std::printf("random contacts: MuJoCo's PGS after 5000 iterations is more than 1e-3 from its Newton "
-              "solution in %d of 8 pyramidal and %d of 8 elliptic problems (joco's too)\n",
-              stalled[0], stalled[1]);
+  std::printf(
+      "random contacts: MuJoCo's PGS after 5000 iterations is more than 1e-3 from its Newton "
+      "solution in %d of 8 pyramidal and %d of 8 elliptic problems (joco's too)\n",
+      stalled[0], stalled[1]);
   for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
     const Counts& n = counts[solver];
-    std::printf("random contacts, %-6s: %d states, mean iterations MuJoCo %.2f, joco %.2f, worst %+d\n",
-                solver_name(solver), n.states, double(n.mujoco) / n.states,
-                double(n.joco) / n.states, n.worst);
+    std::printf(
+        "random contacts, %-6s: %d states, mean iterations MuJoCo %.2f, joco %.2f, worst %+d\n",
+        solver_name(solver), n.states, double(n.mujoco) / n.states, double(n.joco) / n.states,
+        n.worst);
     EXPECT_LE(n.joco, n.mujoco + 2 * n.states) << solver_name(solver);
   }
 }

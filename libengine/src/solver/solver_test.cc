@@ -266,8 +266,8 @@ TEST(Solvers, NoHeapAllocation) {
         reference_constraint(m, d);
         solve_constraint(m, d);
         inverse_constraint(m, d);
-        EXPECT_EQ(counter.count(), 0) << "jacobian " << jacobian << " cone " << cone
-                                      << " solver " << solver;
+        EXPECT_EQ(counter.count(), 0)
+            << "jacobian " << jacobian << " cone " << cone << " solver " << solver;
       }
       m.opt.noslip_iterations = 0;
     }

@@ -1,6 +1,7 @@
-// Shared by the constraint and solver oracle tests: the models, states sampled from MuJoCo
-// rollouts, and copying MuJoCo's position and velocity stages (with its contact list) into joco's
-// Data so that the constraint stages run on exactly MuJoCo's inputs.
+// Shared by the constraint and solver oracle tests (libengine/src/constraint, src/solver): the
+// models, states sampled from MuJoCo rollouts, and copying MuJoCo's position and velocity stages
+// (with its contact list) into joco's Data so that the constraint stages run on exactly MuJoCo's
+// inputs.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -34,12 +35,16 @@ inline const std::vector<std::string>& quick_constraint_models() {
 inline const std::vector<std::string>& long_constraint_models() {
   static const std::vector<std::string> models = {
       "mujoco/model/humanoid100/humanoid100.xml",
-      "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__multiple_constraints.xml",
-      "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_slide_rotated.xml",
-      "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated.xml",
+      "mujoco-tests/"
+      "test__engine__testdata__core_smooth__rne_post__connect__multiple_constraints.xml",
+      "mujoco-tests/"
+      "test__engine__testdata__core_smooth__rne_post__connect__force_slide_rotated.xml",
+      "mujoco-tests/"
+      "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated.xml",
       "mujoco-tests/"
       "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
-      "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__tfratio0_multiple_constraints.xml",
+      "mujoco-tests/"
+      "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_multiple_constraints.xml",
       "mujoco-tests/test__testdata__model.xml",
       "mujoco-tests/test__engine__testdata__collisions.xml",
       "mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml",
@@ -80,8 +85,8 @@ inline void set_options(oracle::OracleCase& c, const Options& o) {
 }
 
 // Runs MuJoCo from a seeded perturbation of qpos0 (joint positions and velocities, random extreme
-// controls held for 50 steps) and calls visit() every `every` steps, at the state after the step (whose
-// qacc_warmstart is the previous step's solution, as in a simulation).
+// controls held for 50 steps) and calls visit() every `every` steps, at the state after the step
+// (whose qacc_warmstart is the previous step's solution, as in a simulation).
 inline void rollout(const mjModel* mj, mjData* md, uint64_t seed, int steps, int every,
                     const std::function<void(int step)>& visit) {
   std::mt19937_64 rng(seed);
@@ -160,8 +165,7 @@ inline void copy_mujoco_data(const mjModel* mj, const mjData* md, Data& d) {
 
 // The nefc x nv Jacobian as a dense matrix, from either engine's storage.
 inline std::vector<double> dense_jacobian(int nefc, int nv, bool sparse, const double* J,
-                                          const int* rownnz, const int* rowadr,
-                                          const int* colind) {
+                                          const int* rownnz, const int* rowadr, const int* colind) {
   std::vector<double> out(static_cast<size_t>(nefc) * nv, 0.0);
   for (int i = 0; i < nefc; ++i) {
     if (!sparse) {
