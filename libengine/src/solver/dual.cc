@@ -95,7 +95,11 @@ double small_solve(const double* A, double lambda, const double* rhs, double* y)
 }
 
 template <int N>
-void ellipse_qp_n(double* x, const double* A, const double* b, const double* s, double r) {
+bool ellipse_qp_n(double* x, const double* A, const double* b, const double* s, double r) {
+  if (r <= 0) {
+    for (int k = 0; k < N; ++k) x[k] = 0;
+    return false;
+  }
   // in y = x / s the ellipse is the ball |y| <= r: min 0.5 y' As y + y' bs
   double as[N * N], bs[N], y[N];
   for (int i = 0; i < N; ++i) {
@@ -123,17 +127,18 @@ void ellipse_qp_n(double* x, const double* A, const double* b, const double* s, 
     for (int k = 0; k < N; ++k) y[k] *= scale;
   }
   for (int k = 0; k < N; ++k) x[k] = s[k] * y[k];
+  return lambda > 0;
 }
 
 }  // namespace
 
-void ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n) {
+bool ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n) {
   switch (n) {
-    case 1: ellipse_qp_n<1>(x, A, b, s, r); break;
-    case 2: ellipse_qp_n<2>(x, A, b, s, r); break;
-    case 3: ellipse_qp_n<3>(x, A, b, s, r); break;
-    case 4: ellipse_qp_n<4>(x, A, b, s, r); break;
-    default: ellipse_qp_n<5>(x, A, b, s, r); break;
+    case 1: return ellipse_qp_n<1>(x, A, b, s, r);
+    case 2: return ellipse_qp_n<2>(x, A, b, s, r);
+    case 3: return ellipse_qp_n<3>(x, A, b, s, r);
+    case 4: return ellipse_qp_n<4>(x, A, b, s, r);
+    default: return ellipse_qp_n<5>(x, A, b, s, r);
   }
 }
 
@@ -166,21 +171,7 @@ void set_states(const Model& m, Data& d) {
                                        : kCnstrStateQuadratic;
         break;
       }
-      case kCnstrContactElliptic: {
-        const Contact& con = d.contact[d.efc_id[i]];
-        const int dim = con.dim;
-        double t2 = 0;
-        for (int k = 1; k < dim; ++k) {
-          const double u = d.efc_force[i + k] / con.friction[k - 1];
-          t2 += u * u;
-        }
-        const int state = f <= 0                             ? kCnstrStateSatisfied
-                          : std::sqrt(t2) >= f * (1 - 1e-10) ? kCnstrStateCone
-                                                             : kCnstrStateQuadratic;
-        for (int k = 0; k < dim; ++k) d.efc_state[i + k] = state;
-        i += dim - 1;
-        break;
-      }
+      case kCnstrContactElliptic: d.efc_state[i] = kCnstrStateSatisfied; break;
       default: d.efc_state[i] = f > 0 ? kCnstrStateQuadratic : kCnstrStateSatisfied;
     }
   }

@@ -30,8 +30,9 @@ struct Rows {
 // min 0.5 x' A x + x' b over sum (x_k / s_k)^2 <= r^2 (an ellipse cut from the cone at normal force
 // r), for n <= 5 unknowns; A is n x n row-major: the unconstrained minimum when inside, else
 // Newton's method on the Lagrange multiplier of the boundary (at most 20 steps, the result scaled
-// onto the ellipse), as MuJoCo 2.2.2's PGS solves it.
-void ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n);
+// onto the ellipse), as MuJoCo 2.2.2's PGS solves it. Returns whether the ellipse constrains the
+// result (false for r <= 0, where x = 0).
+bool ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n);
 
 // The dual cost 0.5 f' AR f + f' b.
 double cost(const Rows& ar, const double* b, const double* f);
@@ -39,9 +40,10 @@ double cost(const Rows& ar, const double* b, const double* f);
 // qfrc_constraint = J' efc_force, qacc = qacc_smooth + inv(M) qfrc_constraint.
 void finish(const Model& m, Data& d);
 
-// efc_state from the forces: equality rows quadratic; friction loss linear at either bound, else
-// quadratic; one-sided rows satisfied at zero, else quadratic; an elliptic contact satisfied at
-// zero normal force, in the cone state on the cone's surface, else quadratic.
+// efc_state from the forces, as MuJoCo 2.2.2's dual solvers report it: equality rows quadratic;
+// friction loss linear at either bound, else quadratic; one-sided rows satisfied at zero, else
+// quadratic; elliptic contacts "satisfied". (MuJoCo 2.2.2 mostly reports them so, but sometimes
+// "cone": that classification is not reproduced.)
 void set_states(const Model& m, Data& d);
 
 }  // namespace joco::dual

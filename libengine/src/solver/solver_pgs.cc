@@ -83,7 +83,7 @@ void solve_pgs(const Model& m, Data& d, int max_iterations) {
   StackFrame frame(d);
   double* diag_inv = frame.doubles(nefc);
   for (int i = 0; i < nefc; ++i) diag_inv[i] = 1 / ar.at(i, i);
-  int* old_state = frame.ints(nefc);
+  int* old_state = frame.ints(nefc);  // (the states of the warmstart, to count changes)
   // the diagonal blocks of the elliptic contacts, by contact
   double* blocks = frame.doubles(36 * static_cast<int64_t>(d.ncon));
   for (int c = 0; c < d.ncon; ++c) {
@@ -94,10 +94,10 @@ void solve_pgs(const Model& m, Data& d, int max_iterations) {
       for (int q = 0; q < con.dim; ++q) blocks[36 * c + r * con.dim + q] = ar.at(adr + r, adr + q);
     }
   }
-  dual::set_states(m, d);
 
   int iter = 0;
   while (iter < max_iterations) {
+    std::memcpy(old_state, d.efc_state, sizeof(int) * static_cast<size_t>(nefc));
     double improvement = 0;
     for (int i = 0; i < nefc; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic) {
@@ -121,7 +121,6 @@ void solve_pgs(const Model& m, Data& d, int max_iterations) {
       improvement -= delta * res + 0.5 * delta * delta / diag_inv[i];
     }
     improvement *= scale;
-    std::memcpy(old_state, d.efc_state, sizeof(int) * static_cast<size_t>(nefc));
     dual::set_states(m, d);
     if (iter < kNSOLVER) {
       SolverStat& s = d.solver[iter];
