@@ -308,8 +308,11 @@ void distance_row(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
 }
 
 void equality_rows(const Model& m, Data& d, RowWriter& w, Scratch& s, bool sparse) {
+  const int warnings = d.warning[kWarnConstraintFull].number;
   for (int e = 0; e < m.neq; ++e) {
     if (!m.eq_active[e]) continue;
+    // (an equality that does not fit ends the equality rows, as in MuJoCo 2.2.2)
+    if (d.warning[kWarnConstraintFull].number != warnings) return;
     switch (m.eq_type[e]) {
       case kEqConnect: connect_rows(m, d, w, s, e); break;
       case kEqWeld: weld_rows(m, d, w, s, e); break;
@@ -407,8 +410,9 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
       }
     }
 
+    // (a contact that does not fit ends the contact rows, as in MuJoCo 2.2.2)
     if (dim == 1 || !pyramidal) {
-      if (!w.fits(dim)) continue;
+      if (!w.fits(dim)) return;
       con.efc_address = d.nefc;
       const int type = dim == 1 ? kCnstrContactFrictionless : kCnstrContactElliptic;
       for (int r = 0; r < dim; ++r) {
@@ -417,7 +421,7 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
       }
     } else {
       // pyramid edges: normal +- friction_k * (friction direction k)
-      if (!w.fits(2 * (dim - 1))) continue;
+      if (!w.fits(2 * (dim - 1))) return;
       con.efc_address = d.nefc;
       double* edge = s.dense;
       for (int k = 1; k < dim; ++k) {

@@ -156,6 +156,92 @@ TEST_P(ConstraintRows, MatchMuJoCo) {
   std::cout << model << " (" << rows << " rows):\n" << worst.table();
 }
 
+// Options that change the rows: each disable flag (constraint, equality, friction loss, limit,
+// contact), the contact override (o_solref, o_solimp), refsafe disabled (time constants below
+// two steps kept), and a small njmax (rows beyond it dropped with a warning).
+TEST(ConstraintRowsOptions, MatchMuJoCo) {
+  struct Variant {
+    const char* name;
+    int disable = 0;
+    int enable = 0;
+    int njmax = -1;
+  };
+  const Variant variants[] = {
+      {"constraint disabled", mjDSBL_CONSTRAINT},
+      {"equality disabled", mjDSBL_EQUALITY},
+      {"frictionloss disabled", mjDSBL_FRICTIONLOSS},
+      {"limit disabled", mjDSBL_LIMIT},
+      {"contact rows disabled", mjDSBL_CONTACT},
+      {"refsafe disabled", mjDSBL_REFSAFE},
+      {"override", 0, mjENBL_OVERRIDE},
+      {"njmax 12", 0, 0, 12},
+  };
+  for (const char* model :
+       {"constraint/friction_limits.xml", "constraint/equalities.xml", "constraint/contacts.xml"}) {
+    for (const Variant& v : variants) {
+      oracle::OracleCase c;
+      if (!oracle::load_case(model, c)) return;
+      // rollout with contacts (rows are made from MuJoCo's contact list, which the contact flag
+      // would empty: the flag is set for the rows only)
+      c.mj->opt.o_solref[0] = 0.005;  // (below two steps: refsafe matters here too)
+      c.mj->opt.o_solref[1] = 0.7;
+      const double o_solimp[5] = {0.8, 0.99, 0.02, 0.3, 3};
+      for (int k = 0; k < 5; ++k) c.mj->opt.o_solimp[k] = o_solimp[k];
+      c.m.opt.o_solref[0] = c.mj->opt.o_solref[0];
+      c.m.opt.o_solref[1] = c.mj->opt.o_solref[1];
+      for (int k = 0; k < 5; ++k) c.m.opt.o_solimp[k] = o_solimp[k];
+      if (v.njmax >= 0) {
+        c.mj->njmax = c.m.njmax = v.njmax;
+        c.md.reset(mj_makeData(c.mj.get()));
+        c.d = Data(c.m);
+      }
+      oracle::WorstErrors worst;
+      constraint_test::rollout(c.mj.get(), c.md.get(), 3, 200, 100, [&](int step) {
+        c.mj->opt.disableflags |= v.disable;
+        c.mj->opt.enableflags |= v.enable;
+        c.m.opt.disableflags |= v.disable;
+        c.m.opt.enableflags |= v.enable;
+        const int warnings = c.md->warning[mjWARN_CNSTRFULL].number;
+        const int joco_warnings = c.d.warning[kWarnConstraintFull].number;
+        // the position stage (collision included) with the flags, then joco's rows
+        mj_fwdPosition(c.mj.get(), c.md.get());
+        mj_fwdVelocity(c.mj.get(), c.md.get());
+        constraint_test::copy_mujoco_data(c.mj.get(), c.md.get(), c.d);
+        make_constraint(c.m, c.d);
+        reference_constraint(c.m, c.d);
+        const std::string where =
+            std::string(model) + " " + v.name + " step " + std::to_string(step);
+        ASSERT_EQ(c.d.nefc, c.md->nefc) << where;
+        ASSERT_EQ(c.d.ne, c.md->ne) << where;
+        ASSERT_EQ(c.d.nf, c.md->nf) << where;
+        // (whether rows were dropped; MuJoCo counts its warnings per dropped row in some
+        // categories and per category in others)
+        EXPECT_EQ(c.d.warning[kWarnConstraintFull].number > joco_warnings,
+                  c.md->warning[mjWARN_CNSTRFULL].number > warnings)
+            << where;
+        oracle::Comparison cmp;
+        for (int i = 0; i < c.md->nefc; ++i) {
+          if (c.d.efc_type[i] != c.md->efc_type[i] || c.d.efc_id[i] != c.md->efc_id[i]) {
+            ADD_FAILURE() << where << ": row " << i;
+            break;
+          }
+        }
+        for (const char* name :
+             {"efc_pos", "efc_margin", "efc_KBIP", "efc_R", "efc_D", "efc_aref"}) {
+          cmp.fields.push_back(
+              oracle::compare_data(c.d, c.md.get(), c.mj.get(), {name}, {}).fields[0]);
+        }
+        oracle::expect_match(cmp, where);
+        worst.add(where, cmp);
+        c.mj->opt.disableflags &= ~v.disable;
+        c.mj->opt.enableflags &= ~v.enable;
+        c.m.opt.disableflags &= ~v.disable;
+        c.m.opt.enableflags &= ~v.enable;
+      });
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, ConstraintRows,
                          ::testing::ValuesIn(constraint_test::quick_constraint_models()),
                          constraint_test::test_name);
