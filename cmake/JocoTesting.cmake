@@ -1,5 +1,7 @@
 # joco_add_test(NAME name SOURCES ... [LIBS ...] [LABELS ...])
-# One GoogleTest executable; its tests are registered with CTest one by one.
+# One GoogleTest executable; its tests are registered with CTest one by one. Tests instantiated
+# with the prefix LongSweep/ (INSTANTIATE_TEST_SUITE_P(LongSweep, ...)) get the label "long"
+# instead, which keeps them out of the default suite.
 function(joco_add_test)
   cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
@@ -9,7 +11,10 @@ function(joco_add_test)
   if(NOT labels)
     set(labels unit)
   endif()
-  gtest_discover_tests(${T_NAME} PROPERTIES LABELS "${labels}" DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${T_NAME} TEST_FILTER "-LongSweep/*" PROPERTIES LABELS "${labels}"
+                       DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${T_NAME} TEST_FILTER "LongSweep/*" PROPERTIES LABELS long
+                       DISCOVERY_TIMEOUT 60)
 endfunction()
 
 # The MuJoCo 2.2.2 oracle: found only for tests; nothing else may link it.

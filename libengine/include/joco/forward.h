@@ -28,16 +28,16 @@ void integrate(const Model& m, Data& d);
 
 // The stages of forward, for callers that want to run part of the pipeline (finite differences,
 // inverse dynamics). Each needs the stages before it.
-void fwd_position(const Model& m, Data& d);      // kinematics ... constraint rows
-void fwd_velocity(const Model& m, Data& d);      // velocities, passive and bias forces
+void fwd_position(const Model& m, Data& d);      // kinematics ... contacts, constraint rows, efc_AR
+void fwd_velocity(const Model& m, Data& d);      // velocities, passive and bias forces, aref
 void fwd_actuation(const Model& m, Data& d);     // act_dot, actuator_force, qfrc_actuator
 void fwd_acceleration(const Model& m, Data& d);  // qfrc_smooth, qacc_smooth
-void fwd_constraint(const Model& m, Data& d);    // constraint forces, qacc
+void fwd_constraint(const Model& m, Data& d);    // constraint solver: forces, qacc
 
 // Integrators: advance time, qvel, qpos and act from the results of forward.
-void euler(const Model& m, Data& d);             // semi-implicit, with implicit joint damping
-void runge_kutta4(const Model& m, Data& d);      // classic RK4 (calls forward three more times)
-void implicit(const Model& m, Data& d);          // implicit in velocity (implicit, implicitfast)
+void euler(const Model& m, Data& d);         // semi-implicit, with implicit joint damping
+void runge_kutta4(const Model& m, Data& d);  // classic RK4 (calls forward three more times)
+void implicit(const Model& m, Data& d);      // implicit in velocity (implicit, implicitfast)
 
 // Divergence checks: a NaN, infinity or |value| > kMaxVal in qpos, qvel or qacc raises the matching
 // warning and resets the Data to the model's initial state (MuJoCo's behaviour). They return false

@@ -4,17 +4,20 @@
 
 #include "forward/timer.h"
 #include "joco/actuation.h"
+#include "joco/collision.h"
+#include "joco/constraint.h"
 #include "joco/passive.h"
 #include "joco/sensor.h"
 #include "joco/tendon.h"
 #include "joco/smooth.h"
+#include "joco/solver.h"
 
 namespace joco {
 
 namespace {
 
-bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
 bool enabled(const Model& m, int flag) { return (m.opt.enableflags & flag) != 0; }
+bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
 
 // qfrc += J' [force; torque] for every body's xfrc_applied, applied at its centre of mass.
 void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
@@ -41,10 +44,20 @@ void fwd_position(const Model& m, Data& d) {
     crb(m, d);
     factor_m(m, d);
   }
-  d.ncon = 0;
+  {
+    StageTimer t(d, kTimerPosCollision);
+    collision(m, d);
+  }
   // Adhesion transmissions read this step's contacts, so transmissions follow collision.
   transmission(m, d);
-  d.ne = d.nf = d.nefc = 0;
+  {
+    StageTimer t(d, kTimerPosMake);
+    make_constraint(m, d);
+  }
+  {
+    StageTimer t(d, kTimerPosProject);
+    project_constraint(m, d);
+  }
 }
 
 void fwd_velocity(const Model& m, Data& d) {
@@ -54,6 +67,7 @@ void fwd_velocity(const Model& m, Data& d) {
   com_vel(m, d);
   passive(m, d);
   rne(m, d, false, d.qfrc_bias);
+  reference_constraint(m, d);
 }
 
 void fwd_actuation(const Model& m, Data& d) {
@@ -72,9 +86,7 @@ void fwd_acceleration(const Model& m, Data& d) {
 
 void fwd_constraint(const Model& m, Data& d) {
   StageTimer timer(d, kTimerConstraint);
-  std::memcpy(d.qacc, d.qacc_smooth, sizeof(double) * static_cast<size_t>(m.nv));
-  std::memset(d.qfrc_constraint, 0, sizeof(double) * static_cast<size_t>(m.nv));
-  d.solver_iter = 0;
+  solve_constraint(m, d);
 }
 
 namespace {
@@ -102,7 +114,8 @@ void forward_without_sensors(const Model& m, Data& d) { forward_stages(m, d, fal
 
 void step(const Model& m, Data& d) {
   StageTimer timer(d, kTimerStep);
-  // A bad state is reset to the model's initial state (with a warning); simulation goes on from there.
+  // A bad state is reset to the model's initial state (with a warning); simulation goes on from
+  // there.
   if (check_pos(m, d)) check_vel(m, d);
   forward(m, d);
   if (!check_acc(m, d)) forward(m, d);

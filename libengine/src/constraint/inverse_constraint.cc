@@ -1,0 +1,78 @@
+// The analytic constraint forces of the reduced primal problem (computation chapter, "Reduced
+// primal problem" and "Dual problem"): f = -grad s(J qacc - a*). The inverse problem is diagonal,
+// so each row (each contact, for elliptic cones) is solved on its own: equality rows are
+// quadratic, friction loss is a Huber function, limits and pyramid edges are half-quadratics.
+#include "constraint/elliptic_cone.h"
+#include "joco/constraint.h"
+
+namespace joco {
+
+void constraint_update(const Model& m, Data& d, const double* jar, double* cost,
+                       bool cone_hessian) {
+  const int nefc = d.nefc;
+  double s = 0;
+  for (int i = 0; i < nefc; ++i) {
+    const double x = jar[i];
+    const double D = d.efc_D[i];
+    switch (d.efc_type[i]) {
+      case kCnstrEquality:
+        d.efc_force[i] = -D * x;
+        d.efc_state[i] = kCnstrStateQuadratic;
+        s += 0.5 * D * x * x;
+        break;
+      case kCnstrFrictionDof:
+      case kCnstrFrictionTendon: {
+        const double f = d.efc_frictionloss[i];
+        const double R = d.efc_R[i];
+        if (x <= -R * f) {
+          d.efc_force[i] = f;
+          d.efc_state[i] = kCnstrStateLinearNeg;
+          s += -f * x - 0.5 * R * f * f;
+        } else if (x >= R * f) {
+          d.efc_force[i] = -f;
+          d.efc_state[i] = kCnstrStateLinearPos;
+          s += f * x - 0.5 * R * f * f;
+        } else {
+          d.efc_force[i] = -D * x;
+          d.efc_state[i] = kCnstrStateQuadratic;
+          s += 0.5 * D * x * x;
+        }
+        break;
+      }
+      case kCnstrContactElliptic: {
+        Contact& con = d.contact[d.efc_id[i]];
+        const int dim = con.dim;
+        const int state = cone::elliptic(con, jar + i, d.efc_D + i, d.efc_force + i, &s,
+                                         cone_hessian ? con.H : nullptr);
+        for (int k = 0; k < dim; ++k) d.efc_state[i + k] = state;
+        i += dim - 1;
+        break;
+      }
+      default:  // limits, frictionless contacts, pyramid edges: one-sided
+        if (x < 0) {
+          d.efc_force[i] = -D * x;
+          d.efc_state[i] = kCnstrStateQuadratic;
+          s += 0.5 * D * x * x;
+        } else {
+          d.efc_force[i] = 0;
+          d.efc_state[i] = kCnstrStateSatisfied;
+        }
+    }
+  }
+  if (cost) *cost = s;
+  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force);
+}
+
+void inverse_constraint(const Model& m, Data& d) {
+  if (d.nefc == 0) {
+    for (int i = 0; i < m.nv; ++i) d.qfrc_constraint[i] = 0;
+    return;
+  }
+  StackFrame frame(d);
+  double* jar = frame.doubles(d.nefc);
+  mul_jac_vec(m, d, jar, d.qacc);
+  for (int i = 0; i < d.nefc; ++i) jar[i] -= d.efc_aref[i];
+  constraint_update(m, d, jar, nullptr, false);
+}
+
+}  // namespace joco

@@ -1,0 +1,174 @@
+// Constraint rows against finite differences: for every equality (connect, weld with
+// torquescale, joint polynomial, and the distance equality that MuJoCo 2.2.2 no longer has) and
+// every joint limit (hinge, slide, ball), J v must be the rate of change of the residual along a
+// random velocity v. Also: the distances of geom_distance against closed forms, and the sparse
+// Jacobian equal to the dense one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "joco/constraint.h"
+#include "joco/mjcf.h"
+#include "joco/smooth.h"
+#include "math/vec.h"
+#include "support/test_support.h"
+
+namespace joco {
+namespace {
+
+void position_stages(const Model& m, Data& d) {
+  kinematics(m, d);
+  com_pos(m, d);
+  crb(m, d);
+  factor_m(m, d);
+  d.ncon = 0;
+  make_constraint(m, d);
+}
+
+// A state with every limit of jacobians.xml violated (so their rows exist on both sides of the
+// finite difference) and the bodies in general position.
+void set_state(const Model& m, Data& d, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  reset_data(m, d);
+  for (int j = 0; j < m.njnt; ++j) {
+    double* q = d.qpos + m.jnt_qposadr[j];
+    switch (m.jnt_type[j]) {
+      case kJointFree:
+        for (int k = 0; k < 3; ++k) q[k] += 0.1 * u(rng);
+        for (int k = 3; k < 7; ++k) q[k] += 0.3 * u(rng);
+        break;
+      case kJointBall: {
+        const double axis[3] = {0.3, -0.5, 0.8};
+        double unit[3] = {axis[0], axis[1], axis[2]};
+        math::normalize3(unit);
+        math::axis_angle_to_quat(q, unit, 0.5 + 0.1 * u(rng));  // beyond the 0.3 limit
+        break;
+      }
+      case kJointSlide: q[0] = 0.03 + 0.005 * u(rng); break;          // beyond 0.02
+      default: q[0] = (m.jnt_limited[j] ? 0.4 : 0.2) + 0.1 * u(rng);  // hinge h1 beyond 0.3
+    }
+  }
+  normalize_quat(m, d.qpos);
+}
+
+TEST(MakeConstraint, JacobiansMatchFiniteDifferences) {
+  Model m = compile_mjcf_file(test::testdata("constraint/jacobians.xml"));
+  m.opt.jacobian = kJacDense;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 10; ++trial) {
+    Data d = make_data(m);
+    set_state(m, d, rng);
+    position_stages(m, d);
+    const int nefc = d.nefc;
+    // every equality row (connect 3, weld 6 + 6, joint 1 + 1, distance 5) and limit row (h1,
+    // s, ball)
+    ASSERT_EQ(d.ne, 3 + 12 + 2 + 5);
+    ASSERT_EQ(nefc, d.ne + 3);
+    std::vector<double> v(m.nv), jv(nefc), pos0(d.efc_pos, d.efc_pos + nefc);
+    std::vector<int> type(d.efc_type, d.efc_type + nefc), id(d.efc_id, d.efc_id + nefc);
+    for (double& x : v) x = u(rng);
+    mul_jac_vec(m, d, jv.data(), v.data());
+
+    const double h = 1e-6;
+    std::vector<double> qpos0(d.qpos, d.qpos + m.nq), plus(nefc), minus(nefc);
+    for (int sign : {1, -1}) {
+      std::copy(qpos0.begin(), qpos0.end(), d.qpos);
+      integrate_pos(m, d.qpos, v.data(), sign * h);
+      position_stages(m, d);
+      ASSERT_EQ(d.nefc, nefc);
+      std::copy(d.efc_pos, d.efc_pos + nefc, sign > 0 ? plus.begin() : minus.begin());
+    }
+    for (int i = 0; i < nefc; ++i) {
+      double rate = (plus[i] - minus[i]) / (2 * h);
+      // a weld's rotation rows: the Jacobian carries torquescale, the residual (as in MuJoCo
+      // 2.2.2) does not
+      if (type[i] == kCnstrEquality && m.eq_type[id[i]] == kEqWeld) {
+        int first = i;
+        while (first > 0 && type[first - 1] == kCnstrEquality && id[first - 1] == id[i]) --first;
+        if (i - first >= 3) rate *= m.eq_data[kNEQDATA * id[i] + 10];
+      }
+      EXPECT_NEAR(jv[i], rate, 1e-6 * std::max(1.0, std::abs(rate)))
+          << "trial " << trial << " row " << i << " type " << type[i] << " id " << id[i];
+    }
+  }
+}
+
+TEST(MakeConstraint, SparseRowsEqualDenseRows) {
+  Model m = compile_mjcf_file(test::testdata("constraint/jacobians.xml"));
+  std::mt19937_64 rng(9);
+  Data d = make_data(m);
+  set_state(m, d, rng);
+  m.opt.jacobian = kJacDense;
+  position_stages(m, d);
+  const std::vector<double> dense(d.efc_J, d.efc_J + static_cast<size_t>(d.nefc) * m.nv);
+  m.opt.jacobian = kJacSparse;
+  position_stages(m, d);
+  std::vector<double> sparse(dense.size(), 0.0), transposed(dense.size(), 0.0);
+  for (int i = 0; i < d.nefc; ++i) {
+    for (int k = 0; k < d.efc_J_rownnz[i]; ++k) {
+      const int adr = d.efc_J_rowadr[i] + k;
+      sparse[static_cast<size_t>(i) * m.nv + d.efc_J_colind[adr]] = d.efc_J[adr];
+      if (k > 0) {
+        EXPECT_LT(d.efc_J_colind[adr - 1], d.efc_J_colind[adr]);  // increasing
+      }
+    }
+  }
+  for (int j = 0; j < m.nv; ++j) {
+    for (int k = 0; k < d.efc_JT_rownnz[j]; ++k) {
+      const int adr = d.efc_JT_rowadr[j] + k;
+      transposed[static_cast<size_t>(d.efc_JT_colind[adr]) * m.nv + j] = d.efc_JT[adr];
+    }
+  }
+  for (size_t k = 0; k < dense.size(); ++k) {
+    EXPECT_EQ(sparse[k], dense[k]) << k;
+    EXPECT_EQ(transposed[k], dense[k]) << k;
+  }
+}
+
+TEST(GeomDistance, ClosedForms) {
+  Model m = compile_mjcf(
+      "<mujoco><worldbody>"
+      "<geom name='p' type='plane' size='1 1 0.1'/>"
+      "<geom name='s1' type='sphere' size='0.1' pos='0 0 0.5'/>"
+      "<geom name='s2' type='sphere' size='0.2' pos='0.3 0.4 0.5'/>"
+      "<geom name='c1' type='capsule' size='0.05' fromto='-1 0 1 1 0 1'/>"
+      "<geom name='c2' type='capsule' size='0.1' fromto='0 -1 1.5 0 1 1.5'/>"
+      "<geom name='c3' type='capsule' size='0.1' fromto='0 0 2 0.3 0 2.4'/>"
+      "<geom name='b' type='box' size='0.1 0.1 0.1' pos='2 0 1'/>"
+      "</worldbody></mujoco>",
+      "distance.xml", ".");
+  Data d = make_data(m);
+  kinematics(m, d);
+  const auto id = [&](const char* name) { return m.name_to_id(kObjGeom, name); };
+  double dist, n[3], p[3];
+  // sphere-sphere: centres 0.5 apart
+  ASSERT_TRUE(geom_distance(m, d, id("s1"), id("s2"), &dist, n, p));
+  EXPECT_NEAR(dist, 0.5 - 0.3, 1e-12);
+  EXPECT_NEAR(n[0], 0.6, 1e-12);
+  EXPECT_NEAR(n[1], 0.8, 1e-12);
+  EXPECT_NEAR(p[0], 0.6 * (0.1 + 0.1), 1e-12);  // midway between the surfaces
+  // plane-sphere, and the reverse order flips the normal
+  ASSERT_TRUE(geom_distance(m, d, id("p"), id("s1"), &dist, n, p));
+  EXPECT_NEAR(dist, 0.4, 1e-12);
+  EXPECT_NEAR(n[2], 1, 1e-12);
+  EXPECT_NEAR(p[2], 0.2, 1e-12);
+  ASSERT_TRUE(geom_distance(m, d, id("s1"), id("p"), &dist, n, p));
+  EXPECT_NEAR(n[2], -1, 1e-12);
+  // crossing capsules: axes 0.5 apart
+  ASSERT_TRUE(geom_distance(m, d, id("c1"), id("c2"), &dist, n, p));
+  EXPECT_NEAR(dist, 0.5 - 0.15, 1e-12);
+  // plane-capsule: the lower end
+  ASSERT_TRUE(geom_distance(m, d, id("p"), id("c3"), &dist, n, p));
+  EXPECT_NEAR(dist, 2 - 0.1, 1e-12);
+  EXPECT_NEAR(p[0], 0, 1e-12);
+  // sphere-capsule end: from (0,0,0.5) to the segment end (0,0,2)
+  ASSERT_TRUE(geom_distance(m, d, id("s1"), id("c3"), &dist, n, p));
+  EXPECT_NEAR(dist, 1.5 - 0.2, 1e-12);
+  // unsupported pair
+  EXPECT_FALSE(geom_distance(m, d, id("b"), id("s1"), &dist, n, p));
+}
+
+}  // namespace
+}  // namespace joco

@@ -1,0 +1,220 @@
+// Dense and sparse Cholesky factorisation with rank-one modifications. The sparse factor is the
+// up-looking algorithm (each row of L from a triangular solve over the row's pattern, found by
+// walking the elimination tree), and updates follow one path of the elimination tree (T. Davis,
+// Direct Methods for Sparse Linear Systems, chapters 4 and 8).
+#include "solver/cholesky.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace joco::chol {
+
+// ---- dense --------------------------------------------------------------------------------------
+
+int factor_dense(double* h, int n, double min_pivot) {
+  int raised = 0;
+  for (int j = 0; j < n; ++j) {
+    double* lj = h + static_cast<size_t>(j) * n;
+    double d = lj[j];
+    for (int k = 0; k < j; ++k) d -= lj[k] * lj[k];
+    if (d < min_pivot) {
+      d = min_pivot;
+      ++raised;
+    }
+    const double ljj = std::sqrt(d);
+    lj[j] = ljj;
+    const double inv = 1 / ljj;
+    for (int i = j + 1; i < n; ++i) {
+      double* li = h + static_cast<size_t>(i) * n;
+      double s = li[j];
+      for (int k = 0; k < j; ++k) s -= li[k] * lj[k];
+      li[j] = s * inv;
+    }
+  }
+  return raised;
+}
+
+void solve_dense(const double* l, int n, double* x, const double* b) {
+  if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const double* li = l + static_cast<size_t>(i) * n;
+    double s = x[i];
+    for (int k = 0; k < i; ++k) s -= li[k] * x[k];
+    x[i] = s / li[i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    double s = x[i];
+    for (int k = i + 1; k < n; ++k) s -= l[static_cast<size_t>(k) * n + i] * x[k];
+    x[i] = s / l[static_cast<size_t>(i) * n + i];
+  }
+}
+
+bool update_dense(double* l, int n, double* w, bool plus) {
+  int first = 0;
+  while (first < n && w[first] == 0) ++first;
+  for (int k = first; k < n; ++k) {
+    double& lkk = l[static_cast<size_t>(k) * n + k];
+    const double r2 = plus ? lkk * lkk + w[k] * w[k] : lkk * lkk - w[k] * w[k];
+    if (!(r2 > 0)) return false;
+    const double r = std::sqrt(r2);
+    const double c = r / lkk, s = w[k] / lkk;
+    lkk = r;
+    const double inv_c = 1 / c;
+    for (int i = k + 1; i < n; ++i) {
+      double& lik = l[static_cast<size_t>(i) * n + k];
+      lik = plus ? (lik + s * w[i]) * inv_c : (lik - s * w[i]) * inv_c;
+      w[i] = c * w[i] - s * lik;
+    }
+  }
+  return true;
+}
+
+// ---- sparse -------------------------------------------------------------------------------------
+
+void Sparse::analyse(const Pattern& p, StackFrame& frame) {
+  n_ = p.n;
+  a_ = p;
+  const int n = n_;
+  parent_ = frame.ints(n);
+  lp_ = frame.ints(n + 1);
+  next_ = frame.ints(n);
+  stack_ = frame.ints(2 * n);
+  mark_ = frame.ints(n);
+  x_ = frame.doubles(n);
+  std::memset(x_, 0, sizeof(double) * static_cast<size_t>(n));
+
+  // elimination tree, with path compression through `next_` as ancestors
+  int* ancestor = next_;
+  for (int k = 0; k < n; ++k) {
+    parent_[k] = -1;
+    ancestor[k] = -1;
+    for (int q = p.col_ptr[k]; q < p.col_ptr[k + 1]; ++q) {
+      int i = p.row_ind[q];
+      while (i != -1 && i < k) {
+        const int up = ancestor[i];
+        ancestor[i] = k;
+        if (up == -1) parent_[i] = k;
+        i = up;
+      }
+    }
+  }
+
+  // column counts: row k of L has the columns reached from column k's entries in the tree
+  int* count = lp_ + 1;
+  for (int k = 0; k < n; ++k) {
+    count[k] = 1;
+    mark_[k] = -1;
+  }
+  for (int k = 0; k < n; ++k) {
+    mark_[k] = k;
+    for (int q = p.col_ptr[k]; q < p.col_ptr[k + 1]; ++q) {
+      for (int i = p.row_ind[q]; i < k && mark_[i] != k; i = parent_[i]) {
+        mark_[i] = k;
+        ++count[i];
+      }
+    }
+  }
+  lp_[0] = 0;
+  for (int k = 0; k < n; ++k) lp_[k + 1] += lp_[k];
+  nnz_ = lp_[n];
+  li_ = frame.ints(nnz_);
+  lx_ = frame.doubles(nnz_);
+}
+
+int Sparse::factor(const double* upper, const double* diag, double min_pivot) {
+  const int n = n_;
+  int raised = 0;
+  for (int k = 0; k < n; ++k) {
+    next_[k] = lp_[k];
+    mark_[k] = -1;
+  }
+  int* s = stack_;  // output pattern, filled from the top
+  int* path = stack_ + n;
+  for (int k = 0; k < n; ++k) {
+    // pattern of row k of L, in topological order, and x = column k of the upper triangle
+    int top = n;
+    mark_[k] = k;
+    for (int q = a_.col_ptr[k]; q < a_.col_ptr[k + 1]; ++q) {
+      int i = a_.row_ind[q];
+      x_[i] = upper[q];
+      int len = 0;
+      for (; mark_[i] != k; i = parent_[i]) {
+        path[len++] = i;
+        mark_[i] = k;
+      }
+      while (len > 0) s[--top] = path[--len];
+    }
+    double d = diag[k];
+    for (; top < n; ++top) {
+      const int i = s[top];
+      const double lki = x_[i] / lx_[lp_[i]];
+      x_[i] = 0;
+      for (int q = lp_[i] + 1; q < next_[i]; ++q) x_[li_[q]] -= lx_[q] * lki;
+      d -= lki * lki;
+      const int q = next_[i]++;
+      li_[q] = k;
+      lx_[q] = lki;
+    }
+    if (d < min_pivot) {
+      d = min_pivot;
+      ++raised;
+    }
+    const int q = next_[k]++;
+    li_[q] = k;
+    lx_[q] = std::sqrt(d);
+  }
+  return raised;
+}
+
+void Sparse::solve(double* x, const double* b) const {
+  const int n = n_;
+  if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    const double xj = x[j] / lx_[lp_[j]];
+    x[j] = xj;
+    if (xj == 0) continue;
+    for (int q = lp_[j] + 1; q < lp_[j + 1]; ++q) x[li_[q]] -= lx_[q] * xj;
+  }
+  for (int j = n - 1; j >= 0; --j) {
+    double s = x[j];
+    for (int q = lp_[j] + 1; q < lp_[j + 1]; ++q) s -= lx_[q] * x[li_[q]];
+    x[j] = s / lx_[lp_[j]];
+  }
+}
+
+bool Sparse::update(const int* idx, const double* val, int nnz, bool plus) {
+  if (nnz == 0) return true;
+  int f = idx[0];
+  for (int k = 1; k < nnz; ++k) f = idx[k] < f ? idx[k] : f;
+  for (int k = 0; k < nnz; ++k) x_[idx[k]] = val[k];
+  const double sigma = plus ? 1 : -1;
+  double beta = 1;
+  bool ok = true;
+  int j = f;
+  for (; j != -1; j = parent_[j]) {
+    int q = lp_[j];
+    const double alpha = x_[j] / lx_[q];
+    double beta2 = beta * beta + sigma * alpha * alpha;
+    if (!(beta2 > 0)) {
+      ok = false;
+      break;
+    }
+    beta2 = std::sqrt(beta2);
+    const double delta = plus ? beta / beta2 : beta2 / beta;
+    const double gamma = sigma * alpha / (beta2 * beta);
+    lx_[q] = delta * lx_[q] + (plus ? gamma * x_[j] : 0);
+    beta = beta2;
+    for (++q; q < lp_[j + 1]; ++q) {
+      const double w1 = x_[li_[q]];
+      const double w2 = w1 - alpha * lx_[q];
+      x_[li_[q]] = w2;
+      lx_[q] = delta * lx_[q] + gamma * (plus ? w1 : w2);
+    }
+  }
+  // the work vector is non-zero only on the path (and at idx when the update stopped early)
+  for (int i = f; i != -1; i = parent_[i]) x_[i] = 0;
+  for (int k = 0; k < nnz; ++k) x_[idx[k]] = 0;
+  return ok;
+}
+
+}  // namespace joco::chol

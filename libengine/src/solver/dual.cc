@@ -1,0 +1,180 @@
+// The dual problem shared by PGS and noslip.
+#include "solver/dual.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "joco/constraint.h"
+#include "joco/smooth.h"
+
+namespace joco::dual {
+
+Rows::Rows(const Model& m, const Data& d)
+    : ar(d.efc_AR),
+      rownnz(d.efc_AR_rownnz),
+      rowadr(d.efc_AR_rowadr),
+      colind(d.efc_AR_colind),
+      nefc(d.nefc),
+      sparse(is_sparse(m)) {}
+
+double Rows::dot(int i, const double* f) const {
+  double s = 0;
+  if (sparse) {
+    const double* v = ar + rowadr[i];
+    const int* c = colind + rowadr[i];
+    for (int k = 0; k < rownnz[i]; ++k) s += v[k] * f[c[k]];
+  } else {
+    const double* v = ar + static_cast<size_t>(i) * nefc;
+    for (int k = 0; k < nefc; ++k) s += v[k] * f[k];
+  }
+  return s;
+}
+
+double Rows::at(int i, int j) const {
+  if (!sparse) return ar[static_cast<size_t>(i) * nefc + j];
+  const int* c = colind + rowadr[i];
+  int lo = 0, hi = rownnz[i];
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (c[mid] < j) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < rownnz[i] && c[lo] == j ? ar[rowadr[i] + lo] : 0;
+}
+
+namespace {
+
+// Solves (A + lambda I) y = rhs for a small symmetric positive definite N x N matrix A;
+// returns y' inv(A + lambda I) y. Two unknowns by the closed-form inverse, more by Cholesky.
+template <int N>
+double small_solve(const double* A, double lambda, const double* rhs, double* y) {
+  if constexpr (N == 2) {
+    const double a = A[0] + lambda, b = A[1], c = A[3] + lambda;
+    const double inv_det = 1 / (a * c - b * b);
+    y[0] = (c * rhs[0] - b * rhs[1]) * inv_det;
+    y[1] = (a * rhs[1] - b * rhs[0]) * inv_det;
+    return (c * y[0] * y[0] - 2 * b * y[0] * y[1] + a * y[1] * y[1]) * inv_det;
+  } else {
+    double l[N * N], inv_diag[N];
+    for (int i = 0; i < N; ++i) {
+      for (int j = 0; j <= i; ++j) {
+        double s = A[i * N + j] + (i == j ? lambda : 0);
+        for (int k = 0; k < j; ++k) s -= l[i * N + k] * l[j * N + k];
+        if (i == j) {
+          l[i * N + i] = std::sqrt(std::max(s, kMinVal));
+          inv_diag[i] = 1 / l[i * N + i];
+        } else {
+          l[i * N + j] = s * inv_diag[j];
+        }
+      }
+    }
+    double z[N];
+    for (int i = 0; i < N; ++i) {
+      double s = rhs[i];
+      for (int k = 0; k < i; ++k) s -= l[i * N + k] * z[k];
+      z[i] = s * inv_diag[i];
+    }
+    for (int i = N - 1; i >= 0; --i) {
+      double s = z[i];
+      for (int k = i + 1; k < N; ++k) s -= l[k * N + i] * y[k];
+      y[i] = s * inv_diag[i];
+    }
+    // y' inv(A + lambda I) y = |inv(L) y|^2
+    double w = 0;
+    for (int i = 0; i < N; ++i) {
+      double s = y[i];
+      for (int k = 0; k < i; ++k) s -= l[i * N + k] * z[k];
+      z[i] = s * inv_diag[i];
+      w += z[i] * z[i];
+    }
+    return w;
+  }
+}
+
+template <int N>
+bool ellipse_qp_n(double* x, const double* A, const double* b, const double* s, double r) {
+  if (r <= 0) {
+    for (int k = 0; k < N; ++k) x[k] = 0;
+    return false;
+  }
+  // in y = x / s the ellipse is the ball |y| <= r: min 0.5 y' As y + y' bs
+  double as[N * N], bs[N], y[N];
+  for (int i = 0; i < N; ++i) {
+    bs[i] = -s[i] * b[i];
+    for (int j = 0; j < N; ++j) as[i * N + j] = s[i] * A[i * N + j] * s[j];
+  }
+  // Newton's method on |y(lambda)|^2 - r^2 with (As + lambda I) y = -bs, from lambda = 0 (the
+  // unconstrained minimum), for at most 20 iterations as MuJoCo 2.2.2 does: when the minimum is
+  // far outside, the last y is not yet optimal and is scaled back onto the ellipse.
+  double lambda = 0;
+  for (int iter = 0; iter < 20; ++iter) {
+    const double yhy = small_solve<N>(as, lambda, bs, y);
+    double norm2 = 0;
+    for (int k = 0; k < N; ++k) norm2 += y[k] * y[k];
+    const double value = norm2 - r * r;
+    if (value < 1e-10) break;
+    const double delta = value / (2 * yhy);
+    if (delta < 1e-10) break;
+    lambda += delta;
+  }
+  double norm2 = 0;
+  for (int k = 0; k < N; ++k) norm2 += y[k] * y[k];
+  if (norm2 > r * r) {
+    const double scale = norm2 > 0 ? r / std::sqrt(norm2) : 0;
+    for (int k = 0; k < N; ++k) y[k] *= scale;
+  }
+  for (int k = 0; k < N; ++k) x[k] = s[k] * y[k];
+  return lambda > 0;
+}
+
+}  // namespace
+
+bool ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n) {
+  switch (n) {
+    case 1: return ellipse_qp_n<1>(x, A, b, s, r);
+    case 2: return ellipse_qp_n<2>(x, A, b, s, r);
+    case 3: return ellipse_qp_n<3>(x, A, b, s, r);
+    case 4: return ellipse_qp_n<4>(x, A, b, s, r);
+    default: return ellipse_qp_n<5>(x, A, b, s, r);
+  }
+}
+
+double cost(const Rows& ar, const double* b, const double* f) {
+  double c = 0;
+  for (int i = 0; i < ar.nefc; ++i) {
+    if (f[i] == 0) continue;
+    c += f[i] * (0.5 * ar.dot(i, f) + b[i]);
+  }
+  return c;
+}
+
+void finish(const Model& m, Data& d) {
+  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force);
+  solve_m(m, d, d.qacc, d.qfrc_constraint, 1);
+  for (int i = 0; i < m.nv; ++i) d.qacc[i] += d.qacc_smooth[i];
+}
+
+void set_states(const Model& m, Data& d) {
+  (void)m;
+  for (int i = 0; i < d.nefc; ++i) {
+    const double f = d.efc_force[i];
+    switch (d.efc_type[i]) {
+      case kCnstrEquality: d.efc_state[i] = kCnstrStateQuadratic; break;
+      case kCnstrFrictionDof:
+      case kCnstrFrictionTendon: {
+        const double bound = d.efc_frictionloss[i];
+        d.efc_state[i] = f >= bound    ? kCnstrStateLinearNeg
+                         : f <= -bound ? kCnstrStateLinearPos
+                                       : kCnstrStateQuadratic;
+        break;
+      }
+      case kCnstrContactElliptic: d.efc_state[i] = kCnstrStateSatisfied; break;
+      default: d.efc_state[i] = f > 0 ? kCnstrStateQuadratic : kCnstrStateSatisfied;
+    }
+  }
+}
+
+}  // namespace joco::dual

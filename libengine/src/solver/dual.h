@@ -1,0 +1,49 @@
+// What PGS and noslip share: the dual problem (computation chapter, "Dual problem") over forces f,
+//
+//   min 0.5 f' AR f + f' b   subject to f in Omega,
+//
+// with AR = J inv(M) J' + R from project_constraint (dense or sparse rows) and b = efc_b, its
+// residuals, the small elliptic sub-problem, and turning forces back into accelerations.
+#pragma once
+
+#include "joco/data.h"
+#include "joco/model.h"
+
+namespace joco::dual {
+
+// Rows of efc_AR: row i's values and columns (columns null when dense: all nefc columns).
+struct Rows {
+  const double* ar;
+  const int* rownnz;
+  const int* rowadr;
+  const int* colind;
+  int nefc;
+  bool sparse;
+
+  Rows(const Model& m, const Data& d);
+  // AR(i, :) f
+  double dot(int i, const double* f) const;
+  // AR(i, j) (j inside row i's pattern, or 0)
+  double at(int i, int j) const;
+};
+
+// min 0.5 x' A x + x' b over sum (x_k / s_k)^2 <= r^2 (an ellipse cut from the cone at normal force
+// r), for n <= 5 unknowns; A is n x n row-major: the unconstrained minimum when inside, else
+// Newton's method on the Lagrange multiplier of the boundary (at most 20 steps, the result scaled
+// onto the ellipse), as MuJoCo 2.2.2's PGS solves it. Returns whether the ellipse constrains the
+// result (false for r <= 0, where x = 0).
+bool ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n);
+
+// The dual cost 0.5 f' AR f + f' b.
+double cost(const Rows& ar, const double* b, const double* f);
+
+// qfrc_constraint = J' efc_force, qacc = qacc_smooth + inv(M) qfrc_constraint.
+void finish(const Model& m, Data& d);
+
+// efc_state from the forces, as MuJoCo 2.2.2's dual solvers report it: equality rows quadratic;
+// friction loss linear at either bound, else quadratic; one-sided rows satisfied at zero, else
+// quadratic; elliptic contacts "satisfied". (MuJoCo 2.2.2 mostly reports them so, but sometimes
+// "cone": that classification is not reproduced.)
+void set_states(const Model& m, Data& d);
+
+}  // namespace joco::dual

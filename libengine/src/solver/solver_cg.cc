@@ -1,0 +1,60 @@
+// The conjugate gradient solver on the reduced primal problem (computation chapter,
+// "Algorithms"): non-linear CG with the Polak-Ribiere-Plus formula, preconditioned by M (the
+// search direction is built from inv(M) grad), and exact line search.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "joco/smooth.h"
+#include "joco/solver.h"
+#include "solver/primal.h"
+
+namespace joco {
+
+void solve_cg(const Model& m, Data& d, int max_iterations) {
+  const int nv = m.nv;
+  StackFrame frame(d);
+  primal::Context c;
+  primal::setup(c, m, d, frame);
+  double* old_grad = frame.doubles(nv);
+  double* old_mgrad = frame.doubles(nv);
+
+  primal::update_constraints(c, false);
+  primal::update_gradient(c);
+  solve_m(m, d, c.mgrad, c.grad, 1);
+  for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i];
+
+  int iter = 0;
+  while (iter < max_iterations) {
+    const double old_cost = c.cost;
+    // (a zero step still counts as an iteration: its improvement of 0 ends the loop)
+    double alpha;
+    if (!primal::line_search(c, m.opt.tolerance, &alpha)) break;
+    primal::move(c, alpha);
+    std::memcpy(old_grad, c.grad, sizeof(double) * static_cast<size_t>(nv));
+    std::memcpy(old_mgrad, c.mgrad, sizeof(double) * static_cast<size_t>(nv));
+    primal::update_constraints(c, false);
+    primal::update_gradient(c);
+    solve_m(m, d, c.mgrad, c.grad, 1);
+
+    // Polak-Ribiere-Plus: beta = max(0, g' (Mg - Mg_old) / (g_old' Mg_old))
+    double num = 0, den = 0, gnorm2 = 0;
+    for (int i = 0; i < nv; ++i) {
+      num += c.grad[i] * (c.mgrad[i] - old_mgrad[i]);
+      den += old_grad[i] * old_mgrad[i];
+      gnorm2 += c.grad[i] * c.grad[i];
+    }
+    const double beta = den > kMinVal ? std::max(0.0, num / den) : 0;
+    for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i] + beta * c.search[i];
+
+    const double improvement = c.scale * (old_cost - c.cost);
+    const double gradient = c.scale * std::sqrt(gnorm2);
+    primal::record(c, iter, improvement, gradient, 0);
+    ++iter;
+    if (improvement < m.opt.tolerance || gradient < m.opt.tolerance) break;
+  }
+  d.solver_iter = iter;
+  d.solver_nnz = 0;
+}
+
+}  // namespace joco

@@ -1,0 +1,395 @@
+// Newton's method on the reduced primal problem (computation chapter, "Algorithms"): the search
+// direction solves H dx = -grad with the exact Hessian H = M + J' diag(D_active) J (plus J_c' H_c
+// J_c for contacts in the cone state of an elliptic cone), Cholesky-factorised; the factor follows
+// rows entering and leaving the active set by rank-one updates and downdates, and is rebuilt when
+// cone Hessians change or many rows change at once.
+//
+// With a sparse Jacobian the Hessian is sparse: the pattern of M (a dof and its ancestors) and of
+// J'J, factorised in reverse dof order so that the tree part of M causes no fill.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "joco/constraint.h"
+#include "joco/smooth.h"
+#include "joco/solver.h"
+#include "solver/cholesky.h"
+#include "solver/primal.h"
+
+namespace joco {
+
+namespace {
+
+// Does row i (in the given state) contribute D J_i' J_i by itself? (Elliptic contacts in the cone
+// state contribute through their cone Hessian instead.)
+inline bool row_is_quadratic(int state) { return state == kCnstrStateQuadratic; }
+
+class Hessian {
+ public:
+  Hessian(const Model& m, Data& d, StackFrame& frame)
+      : m_(m), d_(d), nv_(m.nv), nefc_(d.nefc), sparse_(is_sparse(m)) {
+    w_ = frame.doubles(nv_);
+    idx_ = frame.ints(nv_);
+    if (sparse_) {
+      analyse_sparse(frame);
+    } else {
+      h_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
+      full_ = frame.doubles(nv_);
+      d_.solver_nnz = nv_ * nv_;
+    }
+  }
+
+  // H from scratch at the current states, factorised.
+  void rebuild() {
+    if (sparse_) {
+      assemble_sparse();
+      chol_.factor(upper_, diag_, kMinVal);
+    } else {
+      assemble_dense();
+      chol::factor_dense(h_, nv_, kMinVal);
+    }
+  }
+
+  // Follows the state changes from old_state to efc_state; returns the rank-one updates made
+  // (or nv for a rebuild).
+  int update(const int* old_state) {
+    const Data& d = d_;
+    int updates = 0;
+    bool cones = false;
+    for (int i = 0; i < nefc_; ++i) {
+      const int was = old_state[i], is = d.efc_state[i];
+      if (d.efc_type[i] == kCnstrContactElliptic &&
+          (was == kCnstrStateCone || is == kCnstrStateCone)) {
+        cones = true;
+        break;
+      }
+      if (row_is_quadratic(was) != row_is_quadratic(is)) ++updates;
+    }
+    if (cones || updates > std::max(1, nv_ / 3)) {
+      rebuild();
+      return nv_;
+    }
+    for (int i = 0; i < nefc_; ++i) {
+      const bool was = row_is_quadratic(old_state[i]), is = row_is_quadratic(d.efc_state[i]);
+      if (was == is) continue;
+      if (!rank_one(i, is)) {
+        rebuild();
+        return nv_;
+      }
+    }
+    return updates;
+  }
+
+  // x = inv(H) b.
+  void solve(double* x, const double* b) {
+    if (!sparse_) {
+      chol::solve_dense(h_, nv_, x, b);
+      return;
+    }
+    for (int k = 0; k < nv_; ++k) w_[k] = b[nv_ - 1 - k];
+    chol_.solve(w_, w_);
+    for (int j = 0; j < nv_; ++j) x[j] = w_[nv_ - 1 - j];
+  }
+
+ private:
+  // Non-zeros of Jacobian row i: count, columns into idx_ (original order), values into vals.
+  int row(int i, double* vals) {
+    const Data& d = d_;
+    if (sparse_) {
+      const int adr = d.efc_J_rowadr[i], n = d.efc_J_rownnz[i];
+      std::memcpy(idx_, d.efc_J_colind + adr, sizeof(int) * static_cast<size_t>(n));
+      std::memcpy(vals, d.efc_J + adr, sizeof(double) * static_cast<size_t>(n));
+      return n;
+    }
+    const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
+    int n = 0;
+    for (int k = 0; k < nv_; ++k) {
+      if (r[k] != 0) {
+        idx_[n] = k;
+        vals[n++] = r[k];
+      }
+    }
+    return n;
+  }
+
+  bool rank_one(int i, bool plus) {
+    double* vals = w_;
+    const int n = row(i, vals);
+    const double s = std::sqrt(d_.efc_D[i]);
+    if (sparse_) {
+      for (int k = 0; k < n; ++k) {
+        vals[k] *= s;
+        idx_[k] = nv_ - 1 - idx_[k];
+      }
+      return chol_.update(idx_, vals, n, plus);
+    }
+    // dense: expand into a full vector (idx_ keeps the columns)
+    double* full = full_;
+    std::memset(full, 0, sizeof(double) * static_cast<size_t>(nv_));
+    for (int k = 0; k < n; ++k) full[idx_[k]] = s * vals[k];
+    return chol::update_dense(h_, nv_, full, plus);
+  }
+
+  // ---- dense
+
+  void assemble_dense() {
+    const Data& d = d_;
+    full_m(m_, h_, d.qM);
+    double* vals = w_;
+    for (int i = 0; i < nefc_; ++i) {
+      if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
+        const Contact& con = d.contact[d.efc_id[i]];
+        add_cone_dense(i, con);
+        i += con.dim - 1;
+        continue;
+      }
+      if (!row_is_quadratic(d.efc_state[i])) continue;
+      const int n = row(i, vals);
+      const double D = d.efc_D[i];
+      for (int a = 0; a < n; ++a) {
+        double* hr = h_ + static_cast<size_t>(idx_[a]) * nv_;
+        const double da = D * vals[a];
+        for (int b = 0; b <= a; ++b) hr[idx_[b]] += da * vals[b];
+      }
+    }
+  }
+
+  // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr.
+  void add_cone_dense(int adr, const Contact& con) {
+    const Data& d = d_;
+    const int dim = con.dim;
+    const double* J = d.efc_J + static_cast<size_t>(adr) * nv_;
+    for (int a = 0; a < nv_; ++a) {
+      double ha[6];
+      bool any = false;
+      for (int r = 0; r < dim; ++r) {
+        double s = 0;
+        for (int q = 0; q < dim; ++q) s += con.H[r * dim + q] * J[static_cast<size_t>(q) * nv_ + a];
+        ha[r] = s;
+        any = any || s != 0;
+      }
+      if (!any) continue;
+      for (int b = a; b < nv_; ++b) {
+        double s = 0;
+        for (int r = 0; r < dim; ++r) s += J[static_cast<size_t>(r) * nv_ + b] * ha[r];
+        h_[static_cast<size_t>(b) * nv_ + a] += s;
+      }
+    }
+  }
+
+  // ---- sparse
+
+  // The pattern of M + J'J over all rows (lower triangle by columns in original order, which is
+  // the upper triangle in reverse order), then the symbolic factorisation.
+  void analyse_sparse(StackFrame& frame) {
+    const Model& m = m_;
+    const Data& d = d_;
+    const int nv = nv_;
+    // candidate (column, row) pairs with row > column in original order
+    int64_t npairs = m.nM - nv;
+    for (int i = 0; i < nefc_; ++i) {
+      const int n = d.efc_J_rownnz[i];
+      npairs += static_cast<int64_t>(n) * (n - 1) / 2;
+      i += d.efc_J_rowsuper[i];
+    }
+    int* pair_col = frame.ints(npairs);
+    int* pair_row = frame.ints(npairs);
+    int64_t np = 0;
+    for (int q = 0; q < nv; ++q) {
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
+        pair_col[np] = j;
+        pair_row[np++] = q;
+      }
+    }
+    for (int i = 0; i < nefc_; ++i) {
+      const int* cols = d.efc_J_colind + d.efc_J_rowadr[i];
+      const int n = d.efc_J_rownnz[i];
+      for (int a = 0; a < n; ++a) {
+        for (int b = a + 1; b < n; ++b) {
+          pair_col[np] = cols[a];
+          pair_row[np++] = cols[b];
+        }
+      }
+      i += d.efc_J_rowsuper[i];
+    }
+    // by column, without duplicates; column K = nv-1-j holds rows nv-1-q < K
+    col_ptr_ = frame.ints(nv + 1);
+    std::memset(col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
+    int* by_col = frame.ints(nv + 1);
+    std::memset(by_col, 0, sizeof(int) * static_cast<size_t>(nv + 1));
+    for (int64_t k = 0; k < np; ++k) ++by_col[pair_col[k] + 1];
+    for (int j = 0; j < nv; ++j) by_col[j + 1] += by_col[j];
+    int* sorted = frame.ints(np);
+    int* fill = frame.ints(nv);
+    std::memcpy(fill, by_col, sizeof(int) * static_cast<size_t>(nv));
+    for (int64_t k = 0; k < np; ++k) sorted[fill[pair_col[k]]++] = pair_row[k];
+    int* mark = fill;
+    for (int j = 0; j < nv; ++j) mark[j] = -1;
+    row_ind_ = frame.ints(np);
+    int nnz = 0;
+    for (int K = 0; K < nv; ++K) {
+      const int j = nv - 1 - K;
+      col_ptr_[K] = nnz;
+      for (int k = by_col[j]; k < by_col[j + 1]; ++k) {
+        const int q = sorted[k];
+        if (mark[q] == j) continue;
+        mark[q] = j;
+        row_ind_[nnz++] = nv - 1 - q;
+      }
+    }
+    col_ptr_[nv] = nnz;
+    upper_ = frame.doubles(nnz);
+    cursor_ = frame.ints(nefc_);
+    const int jnnz = nefc_ ? d.efc_J_rowadr[nefc_ - 1] + d.efc_J_rownnz[nefc_ - 1] : 0;
+    hc_ = frame.doubles(jnnz);
+    diag_ = frame.doubles(nv);
+    acc_ = frame.doubles(nv);
+    std::memset(acc_, 0, sizeof(double) * static_cast<size_t>(nv));
+    // qM entries by column: for column j, its descendants q with the address of M(q, j)
+    m_col_ptr_ = frame.ints(nv + 1);
+    std::memset(m_col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
+    for (int q = 0; q < nv; ++q) {
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) ++m_col_ptr_[j + 1];
+    }
+    for (int j = 0; j < nv; ++j) m_col_ptr_[j + 1] += m_col_ptr_[j];
+    m_row_ = frame.ints(m.nM - nv);
+    m_adr_ = frame.ints(m.nM - nv);
+    std::memcpy(fill, m_col_ptr_, sizeof(int) * static_cast<size_t>(nv));
+    for (int q = 0; q < nv; ++q) {
+      int adr = m.dof_Madr[q] + 1;
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
+        m_row_[fill[j]] = q;
+        m_adr_[fill[j]++] = adr++;
+      }
+    }
+    chol::Pattern p;
+    p.n = nv;
+    p.col_ptr = col_ptr_;
+    p.row_ind = row_ind_;
+    chol_.analyse(p, frame);
+    d_.solver_nnz = chol_.nnz();
+  }
+
+  // Column by column (original column j), H(q, j) for q >= j accumulated in acc_, then gathered.
+  void assemble_sparse() {
+    const Model& m = m_;
+    const Data& d = d_;
+    const int nv = nv_;
+    // H_c J_c of the contacts in the cone state, in their first row's slots of hc_ (the contact's
+    // rows are consecutive and share one pattern)
+    for (int i = 0; i < nefc_; ++i) {
+      cursor_[i] = 0;
+      if (d.efc_type[i] != kCnstrContactElliptic || d.efc_state[i] != kCnstrStateCone) continue;
+      const Contact& con = d.contact[d.efc_id[i]];
+      if (i != con.efc_address) continue;
+      const int dim = con.dim, adr = d.efc_J_rowadr[i], n = d.efc_J_rownnz[i];
+      for (int r = 0; r < dim; ++r) {
+        for (int k = 0; k < n; ++k) {
+          double s = 0;
+          for (int q = 0; q < dim; ++q) s += con.H[r * dim + q] * d.efc_J[adr + q * n + k];
+          hc_[adr + r * n + k] = s;
+        }
+      }
+    }
+    for (int j = 0; j < nv; ++j) {
+      const int K = nv - 1 - j;
+      acc_[j] = d.qM[m.dof_Madr[j]];
+      for (int k = m_col_ptr_[j]; k < m_col_ptr_[j + 1]; ++k) acc_[m_row_[k]] += d.qM[m_adr_[k]];
+      // rows of J touching column j; columns are visited in increasing order, so each row's
+      // cursor is column j's position in it
+      for (int t = d.efc_JT_rowadr[j]; t < d.efc_JT_rowadr[j] + d.efc_JT_rownnz[j]; ++t) {
+        const int i = d.efc_JT_colind[t];
+        const int kj = cursor_[i]++;
+        const int state = d.efc_state[i];
+        const int adr = d.efc_J_rowadr[i], n = d.efc_J_rownnz[i];
+        const int* cols = d.efc_J_colind + adr;
+        if (d.efc_type[i] == kCnstrContactElliptic && state == kCnstrStateCone) {
+          const Contact& con = d.contact[d.efc_id[i]];
+          if (i != con.efc_address) continue;  // once per contact, from its first row
+          const int dim = con.dim;
+          for (int k = kj; k < n; ++k) {
+            double s = 0;
+            for (int r = 0; r < dim; ++r) s += d.efc_J[adr + r * n + k] * hc_[adr + r * n + kj];
+            acc_[cols[k]] += s;
+          }
+          continue;
+        }
+        if (!row_is_quadratic(state)) continue;
+        const double* vals = d.efc_J + adr;
+        const double dj = d.efc_D[i] * vals[kj];
+        for (int k = kj; k < n; ++k) acc_[cols[k]] += dj * vals[k];
+      }
+      diag_[K] = acc_[j];
+      acc_[j] = 0;
+      for (int k = col_ptr_[K]; k < col_ptr_[K + 1]; ++k) {
+        const int q = nv - 1 - row_ind_[k];
+        upper_[k] = acc_[q];
+        acc_[q] = 0;
+      }
+    }
+  }
+
+  const Model& m_;
+  Data& d_;
+  int nv_, nefc_;
+  bool sparse_;
+  double* w_ = nullptr;
+  int* idx_ = nullptr;
+  // dense
+  double* h_ = nullptr;     // H, then its factor (lower triangle)
+  double* full_ = nullptr;  // a row of J as a full vector
+  // sparse
+  int* col_ptr_ = nullptr;
+  int* row_ind_ = nullptr;
+  double* upper_ = nullptr;
+  double* diag_ = nullptr;
+  double* acc_ = nullptr;
+  int* cursor_ = nullptr;  // per row: the next entry of its pattern
+  double* hc_ = nullptr;   // H_c J_c of cone contacts, laid out as efc_J
+  int* m_col_ptr_ = nullptr;
+  int* m_row_ = nullptr;
+  int* m_adr_ = nullptr;
+  chol::Sparse chol_;
+};
+
+}  // namespace
+
+void solve_newton(const Model& m, Data& d, int max_iterations) {
+  const int nv = m.nv;
+  StackFrame frame(d);
+  primal::Context c;
+  primal::setup(c, m, d, frame);
+  Hessian hessian(m, d, frame);
+
+  primal::update_constraints(c, c.elliptic);
+  hessian.rebuild();
+  primal::update_gradient(c);
+  hessian.solve(c.mgrad, c.grad);
+  for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i];
+
+  int iter = 0;
+  while (iter < max_iterations) {
+    const double old_cost = c.cost;
+    // (a zero step still counts as an iteration: its improvement of 0 ends the loop)
+    double alpha;
+    if (!primal::line_search(c, m.opt.tolerance, &alpha)) break;
+    primal::move(c, alpha);
+    primal::update_constraints(c, c.elliptic);
+    const int nupdate = hessian.update(c.old_state);
+    primal::update_gradient(c);
+    hessian.solve(c.mgrad, c.grad);
+    double gnorm2 = 0;
+    for (int i = 0; i < nv; ++i) {
+      c.search[i] = -c.mgrad[i];
+      gnorm2 += c.grad[i] * c.grad[i];
+    }
+    const double improvement = c.scale * (old_cost - c.cost);
+    const double gradient = c.scale * std::sqrt(gnorm2);
+    primal::record(c, iter, improvement, gradient, nupdate);
+    ++iter;
+    if (improvement < m.opt.tolerance || gradient < m.opt.tolerance) break;
+  }
+  d.solver_iter = iter;
+}
+
+}  // namespace joco
