@@ -19,8 +19,7 @@ namespace {
 // Fields joco's compiler does not fill yet. They are listed in the table, not hidden, and the
 // test fails if one of them starts matching (so the list stays honest).
 const std::set<std::string> kNotYetFilled = {
-    // muscle length ranges are found by simulation, which needs the constraint solver
-    "actuator_lengthrange"};
+};
 
 // Known differences from MuJoCo 2.2.2, each with its reason. Listed in the output, excluded from the
 // assertion only for the models named.
@@ -41,6 +40,10 @@ const KnownDifference kKnownDifferences[] = {
      "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its vertices differ "
      "by ~4e-6 relative; under investigation"},
     {"real/shadow_hand/left_hand", {"mesh_face", "mesh_vert", "stat.meansize"}, "mirrored meshes, as for scene_left"},
+    {"mujoco-tests/test__engine__testdata__activation.xml", {"actuator_lengthrange"},
+     "the muscle's lower length is found by simulating a free body pulled against a soft tendon limit; after "
+     "the 10 s of the length-range simulation it has not fully settled, and joco's value differs from "
+     "MuJoCo's by 6e-11 (4e-8 relative to the 0.0014 result); arm26's ranges match to 1e-10"},
     {"actuation/tendons_inside", {"tendon_invweight0"},
      "side sites inside the wrapping geom: MuJoCo 2.2.2's search for the touch point stops early (up to "
      "4e-7 in the moment arms); joco finds it to machine precision"},

@@ -58,7 +58,14 @@ std::pair<double, double> push(const Model& m, Data& d, int i, double sign, cons
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   std::vector<double> solved(static_cast<size_t>(m.nv));
   for (int t = 0; t < steps; ++t) {
+    // The first half of a step (positions and velocities), then the pushing force from this
+    // state's moment arms, then the rest of the step.
     fwd_position(m, d);
+    fwd_velocity(m, d);
+    if (t >= eval_from) {
+      lo = std::min(lo, d.actuator_length[i]);
+      hi = std::max(hi, d.actuator_length[i]);
+    }
     const double* moment = d.actuator_moment + static_cast<ptrdiff_t>(i) * m.nv;
     solve_m(m, d, solved.data(), moment, 1);
     double norm = 0;
@@ -67,13 +74,11 @@ std::pair<double, double> push(const Model& m, Data& d, int i, double sign, cons
     double force = norm > kMinVal ? lr.accel / norm : 0;
     if (lr.maxforce > 0) force = std::min(force, lr.maxforce);
     for (int k = 0; k < m.nv; ++k) d.qfrc_applied[k] = sign * force * moment[k];
-    step(m, d);
+    fwd_actuation(m, d);
+    fwd_acceleration(m, d);
+    fwd_constraint(m, d);
+    integrate(m, d);
     for (int k = 0; k < m.nv; ++k) d.qvel[k] *= damping;
-    if (t >= eval_from) {
-      fwd_position(m, d);
-      lo = std::min(lo, d.actuator_length[i]);
-      hi = std::max(hi, d.actuator_length[i]);
-    }
   }
   return {sign < 0 ? lo : hi, hi - lo};
 }
