@@ -35,6 +35,14 @@ void copy_to(float* dst, const std::array<double, N>& src) {
   for (size_t i = 0; i < N; ++i) dst[i] = static_cast<float>(src[i]);
 }
 
+// A rigid mass in a body's frame: mass, centre, principal frame and principal moments.
+struct MassElement {
+  double mass = 0;
+  Vec3 pos{};
+  Quat quat{1, 0, 0, 0};
+  Vec3 inertia{};
+};
+
 // One body of the flattened tree, with what compilation derives for it.
 struct FlatBody {
   BodySpec* spec = nullptr;
@@ -50,6 +58,8 @@ struct FlatBody {
   int first_joint = 0, first_geom = 0, first_site = 0;
   int first_dof = 0, ndof = 0;
   bool has_children = false;
+  // Masses fused into this body from static children (fusestatic) that do not arrive as geoms.
+  std::vector<struct MassElement> fused;
 };
 
 struct FlatGeom {
@@ -59,6 +69,7 @@ struct FlatGeom {
   Quat quat;
   int mesh = -1, hfield = -1, material = -1;
   MeshGeom mesh_geom;  // for geoms that reference a mesh
+  bool counts_for_inertia = true;  // false for geoms fused from a body with an explicit inertial
   double mass = 0;
   Vec3 inertia{};  // principal moments in the geom frame
 };
@@ -81,6 +92,8 @@ class Compiler {
     resolve_frames();
     assets_ = compile_assets(spec_);
     resolve_geoms();
+    compute_geom_masses();
+    fuse_static_bodies();
     compute_inertia();
     build_dofs();
     Model m(sizes());
@@ -348,9 +361,8 @@ class Compiler {
 
   // ---- inertia ----
 
-  void compute_inertia() {
-    const CompilerSettings& c = spec_.compiler;
-    // Geom masses and inertias.
+  // Mass and principal inertia of every geom (in the geom frame).
+  void compute_geom_masses() {
     for (FlatGeom& g : geoms_) {
       const GeomSpec& s = *g.spec;
       GeomMassProperties p;
@@ -372,14 +384,25 @@ class Compiler {
         fail(s.origin, s.name, "cannot give mass to a geom without volume");
       }
     }
+  }
+
+  // Whether a body's inertia comes from its geoms (inertiafromgeom true, or auto without an
+  // inertial element).
+  bool inertia_from_geoms_mode(const FlatBody& b) const {
+    const int mode = spec_.compiler.inertiafromgeom;
+    return mode == 1 || (mode == 2 && !b.spec->inertial);
+  }
+
+  void compute_inertia() {
+    const CompilerSettings& c = spec_.compiler;
     for (size_t i = 1; i < bodies_.size(); ++i) {
       FlatBody& b = bodies_[i];
       const BodySpec& s = *b.spec;
-      const bool from_geoms = c.inertiafromgeom == 1 || (c.inertiafromgeom == 2 && !s.inertial);
-      if (from_geoms) {
+      if (inertia_from_geoms_mode(b)) {
         inertia_from_geoms(static_cast<int>(i));
       } else if (s.inertial) {
         set_explicit_inertia(b, *s.inertial);
+        if (!b.fused.empty()) add_fused_masses(b);
       } else {
         fail(s.origin, s.name, "the body has no inertial element and inertiafromgeom is false");
       }
@@ -455,20 +478,18 @@ class Compiler {
     }
   }
 
-  // Mass-weighted centre and composite inertia of the body's geoms in the inertia group range.
+  // Mass-weighted centre and composite inertia of the body's geoms in the inertia group range (and
+  // of masses fused into it from static children).
   void inertia_from_geoms(int body) {
     FlatBody& b = bodies_[static_cast<size_t>(body)];
     const auto& range = spec_.compiler.inertiagrouprange;
-    double mass = 0, com[3] = {0, 0, 0};
-    std::vector<const FlatGeom*> used;
+    std::vector<MassElement> elements;
     for (const FlatGeom& g : geoms_) {
-      if (g.body != body || g.spec->group < range[0] || g.spec->group > range[1]) continue;
-      used.push_back(&g);
-      mass += g.mass;
-      math::add_scaled3(com, com, g.pos.data(), g.mass);
+      if (g.body != body || !g.counts_for_inertia || g.spec->group < range[0] || g.spec->group > range[1]) continue;
+      elements.push_back({g.mass, g.pos, g.quat, g.inertia});
     }
-    b.mass = mass;
-    if (used.empty()) {
+    elements.insert(elements.end(), b.fused.begin(), b.fused.end());
+    if (elements.empty()) {
       // No geoms: MuJoCo 2.2.2 takes the undefined inertial frame from the body's own frame (its
       // pose in the parent), as the documentation's frame-copy rule says.
       b.mass = 0;
@@ -477,44 +498,176 @@ class Compiler {
       b.iquat = b.quat;
       return;
     }
+    if (elements.size() == 1) {
+      // A single geom: the body's inertial frame is the geom's frame.
+      b.mass = elements[0].mass;
+      b.ipos = elements[0].pos;
+      b.iquat = elements[0].quat;
+      math::quat_normalize(b.iquat.data());
+      b.inertia = elements[0].inertia;
+      if (b.mass < kMinVal) zero_inertia(b);
+      return;
+    }
+    combine(b, elements);
+  }
+
+  static FlatBody& zero_inertia(FlatBody& b) {
+    b.mass = 0;
+    b.inertia = {0, 0, 0};
+    b.ipos = {0, 0, 0};
+    b.iquat = {1, 0, 0, 0};
+    return b;
+  }
+
+  // The composite of rigid masses: total mass, centre, and principal axes of the summed inertia
+  // (each element rotated into the body frame and shifted to the centre).
+  static void combine(FlatBody& b, const std::vector<MassElement>& elements) {
+    double mass = 0, com[3] = {0, 0, 0};
+    for (const MassElement& e : elements) {
+      mass += e.mass;
+      math::add_scaled3(com, com, e.pos.data(), e.mass);
+    }
     if (mass < kMinVal) {
-      b.mass = 0;
-      b.inertia = {0, 0, 0};
-      b.ipos = {0, 0, 0};
-      b.iquat = {1, 0, 0, 0};
+      zero_inertia(b);
       return;
     }
     math::scale3(com, com, 1 / mass);
-    if (used.size() == 1) {
-      // A single geom: the body's inertial frame is the geom's frame.
-      b.ipos = used[0]->pos;
-      b.iquat = used[0]->quat;
-      math::quat_normalize(b.iquat.data());
-      b.inertia = used[0]->inertia;
-      return;
-    }
     double total[9] = {};
-    for (const FlatGeom* g : used) {
-      // Rotate the geom's principal inertia into the body frame, then shift it to the centre.
+    for (const MassElement& e : elements) {
       double r[9], tmp[9], rotated[9];
-      math::quat_to_mat(r, g->quat.data());
-      const double diag[9] = {g->inertia[0], 0, 0, 0, g->inertia[1], 0, 0, 0, g->inertia[2]};
+      math::quat_to_mat(r, e.quat.data());
+      const double diag[9] = {e.inertia[0], 0, 0, 0, e.inertia[1], 0, 0, 0, e.inertia[2]};
       math::mat_mat3(tmp, r, diag);
       math::mat_mat_t3(rotated, tmp, r);
       double d[3];
-      math::sub3(d, g->pos.data(), com);
+      math::sub3(d, e.pos.data(), com);
       const double dd = math::dot3(d, d);
       for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
-          total[3 * i + j] += rotated[3 * i + j] + g->mass * ((i == j ? dd : 0) - d[i] * d[j]);
+          total[3 * i + j] += rotated[3 * i + j] + e.mass * ((i == j ? dd : 0) - d[i] * d[j]);
         }
       }
     }
     double eig[3], q[4];
     math::eig3(eig, q, total);
+    b.mass = mass;
     b.inertia = {eig[0], eig[1], eig[2]};
     b.iquat = {q[0], q[1], q[2], q[3]};
     b.ipos = {com[0], com[1], com[2]};
+  }
+
+  // An explicit inertial combined with masses fused into the body.
+  void add_fused_masses(FlatBody& b) {
+    std::vector<MassElement> elements = {{b.mass, b.ipos, b.iquat, b.inertia}};
+    elements.insert(elements.end(), b.fused.begin(), b.fused.end());
+    combine(b, elements);
+  }
+
+  // ---- fusestatic ----
+
+  // MuJoCo's fusestatic: bodies without joints (static relative to their parent) are merged into
+  // their parent, their geoms and sites moved there with composed frames and their children
+  // re-attached; their mass joins the parent's. Only done when nothing in the model refers to
+  // bodies inside the tree by name (the elements the XML reference lists).
+  void fuse_static_bodies() {
+    const ModelSpec& s = spec_;
+    if (!s.compiler.fusestatic) return;
+    if (!s.skins.empty() || !s.pairs.empty() || !s.excludes.empty() || !s.tendons.empty() ||
+        !s.actuators.empty() || !s.sensors.empty() || !s.tuples.empty() || !cameras_.empty() ||
+        !lights_.empty()) {
+      return;
+    }
+    const size_t n = bodies_.size();
+    std::vector<int> target(n);  // the body each body ends up in
+    std::vector<Vec3> rel_pos(n, Vec3{0, 0, 0});
+    std::vector<Quat> rel_quat(n, Quat{1, 0, 0, 0});
+    std::vector<bool> fused(n, false);
+    for (size_t i = 0; i < n; ++i) {
+      FlatBody& b = bodies_[i];
+      target[i] = static_cast<int>(i);
+      if (i == 0 || !b.spec->joints.empty() || b.spec->mocap) {
+        // Kept: its pose is now relative to where its parent ended up.
+        if (i > 0) {
+          const size_t p = static_cast<size_t>(b.parent);
+          math::frame_mul(b.pos.data(), b.quat.data(), rel_pos[p].data(), rel_quat[p].data(), b.pos.data(),
+                          b.quat.data());
+          b.parent = target[p];
+        }
+        continue;
+      }
+      const size_t p = static_cast<size_t>(b.parent);
+      fused[i] = true;
+      target[i] = target[p];
+      math::frame_mul(rel_pos[i].data(), rel_quat[i].data(), rel_pos[p].data(), rel_quat[p].data(), b.pos.data(),
+                      b.quat.data());
+    }
+    // Move geoms and sites; a fused body's mass goes with its geoms when the target infers its
+    // inertia from geoms too, else as one mass element.
+    for (size_t i = 1; i < n; ++i) {
+      if (!fused[i]) continue;
+      FlatBody& t = bodies_[static_cast<size_t>(target[i])];
+      const bool own_geoms_count = inertia_from_geoms_mode(bodies_[i]);
+      if (!own_geoms_count || !inertia_from_geoms_mode(t)) {
+        // The fused body's own inertia, computed now, travels as a mass element.
+        FlatBody copy = bodies_[i];
+        if (own_geoms_count) {
+          inertia_from_geoms(static_cast<int>(i));
+        } else if (copy.spec->inertial) {
+          set_explicit_inertia(bodies_[i], *copy.spec->inertial);
+        }
+        MassElement e{bodies_[i].mass, {}, {}, bodies_[i].inertia};
+        math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(), bodies_[i].ipos.data(),
+                        bodies_[i].iquat.data());
+        if (e.mass > 0) t.fused.push_back(e);
+        for (FlatGeom& g : geoms_) {
+          if (g.body == static_cast<int>(i)) g.counts_for_inertia = false;
+        }
+      }
+      for (MassElement e : bodies_[i].fused) {
+        math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(), e.pos.data(),
+                        e.quat.data());
+        t.fused.push_back(e);
+      }
+    }
+    for (FlatGeom& g : geoms_) {
+      const size_t b = static_cast<size_t>(g.body);
+      if (!fused[b]) continue;
+      math::frame_mul(g.pos.data(), g.quat.data(), rel_pos[b].data(), rel_quat[b].data(), g.pos.data(), g.quat.data());
+      g.body = target[b];
+    }
+    for (FlatSite& t : sites_) {
+      const size_t b = static_cast<size_t>(t.body);
+      if (!fused[b]) continue;
+      math::frame_mul(t.pos.data(), t.quat.data(), rel_pos[b].data(), rel_quat[b].data(), t.pos.data(), t.quat.data());
+      t.body = target[b];
+    }
+    // Renumber the remaining bodies in order, and keep geoms and sites grouped by body.
+    std::vector<int> new_index(n, -1);
+    std::vector<FlatBody> kept;
+    for (size_t i = 0; i < n; ++i) {
+      if (fused[i]) continue;
+      new_index[i] = static_cast<int>(kept.size());
+      kept.push_back(std::move(bodies_[i]));
+    }
+    for (FlatBody& b : kept) b.parent = new_index[static_cast<size_t>(b.parent)];
+    for (size_t i = 0; i < kept.size(); ++i) kept[i].has_children = false;
+    for (size_t i = 1; i < kept.size(); ++i) kept[static_cast<size_t>(kept[i].parent)].has_children = true;
+    bodies_ = std::move(kept);
+    for (FlatGeom& g : geoms_) g.body = new_index[static_cast<size_t>(g.body)];
+    for (FlatSite& t : sites_) t.body = new_index[static_cast<size_t>(t.body)];
+    for (auto& j : joints_) j.second = new_index[static_cast<size_t>(j.second)];
+    std::stable_sort(geoms_.begin(), geoms_.end(), [](const FlatGeom& a, const FlatGeom& b) { return a.body < b.body; });
+    std::stable_sort(sites_.begin(), sites_.end(), [](const FlatSite& a, const FlatSite& b) { return a.body < b.body; });
+    // Global frames of the kept bodies (used for global-coordinate inertials).
+    std::vector<Vec3> xpos;
+    std::vector<Quat> xquat;
+    for (size_t i = 0; i < n; ++i) {
+      if (new_index[i] < 0) continue;
+      xpos.push_back(xpos_[i]);
+      xquat.push_back(xquat_[i]);
+    }
+    xpos_ = std::move(xpos);
+    xquat_ = std::move(xquat);
   }
 
   // ---- joints and dofs ----

@@ -117,7 +117,7 @@ std::vector<std::string> all_models() {
   for (const char* dir : {"mujoco-tests", "real/franka_sim", "real/anybotics_anymal_c", "real/shadow_hand",
                           "real/wonik_allegro", "mujoco/model/adhesion", "mujoco/model/mug",
                           "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite", "composite",
-                          "actuation"}) {
+                          "actuation", "compiler"}) {
     for (const auto& entry : std::filesystem::directory_iterator(test::testdata(dir))) {
       if (entry.path().extension() != ".xml") continue;
       const std::string name = entry.path().filename().string();

@@ -180,7 +180,8 @@ inline void quat_to_mat(double* m, const double* q) {
   m[6] = 2 * (xz - wy);
   m[7] = 2 * (yz + wx);
 }
-// Unit quaternion of a rotation matrix (row-major), with w >= 0.
+// Unit quaternion of a rotation matrix (row-major): from the trace when it is positive, else from
+// the largest diagonal element (w may then be negative, as in MuJoCo's conversion).
 inline void mat_to_quat(double* q, const double* m) {
   const double trace = m[0] + m[4] + m[8];
   if (trace > 0) {
@@ -207,12 +208,6 @@ inline void mat_to_quat(double* q, const double* m) {
     q[1] = (m[2] + m[6]) / s;
     q[2] = (m[5] + m[7]) / s;
     q[3] = 0.25 * s;
-  }
-  if (q[0] < 0) {
-    q[0] = -q[0];
-    q[1] = -q[1];
-    q[2] = -q[2];
-    q[3] = -q[3];
   }
   quat_normalize(q);
 }
