@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -42,6 +43,9 @@ struct ModelCase {
   Variant variant = kAsIs;
   bool expect_contacts = true;
 };
+
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const ModelCase& c) { return os << c.path; }
 
 void apply_variant(mjModel* mj, Variant v) {
   switch (v) {

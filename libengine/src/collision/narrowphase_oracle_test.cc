@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ostream>
 #include <random>
 #include <string>
 
@@ -223,6 +224,11 @@ struct PairCase {
   bool multiccd = false;
   Expect expect = kAll;
 };
+
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const PairCase& c) {
+  return os << "types " << c.type1 << "-" << c.type2 << " mesh variant " << c.mesh_variant;
+}
 
 class PairFunction : public ::testing::TestWithParam<PairCase> {};
 

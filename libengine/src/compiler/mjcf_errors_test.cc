@@ -1,8 +1,10 @@
-// Every class of MJCF error gives an InputError naming the file, the line, the element and a reason.
+// Every class of MJCF error gives an InputError naming the file, the line, the element and a
+// reason.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 
 #include "joco/error.h"
 #include "joco/mjcf.h"
@@ -26,6 +28,9 @@ struct Case {
   const char* expected;  // fragments, '|'-separated, all of which the message must contain
 };
 
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.what; }
+
 class MjcfError : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MjcfError, NamesFileLineElementAndReason) {
@@ -36,19 +41,23 @@ TEST_P(MjcfError, NamesFileLineElementAndReason) {
   size_t start = 0;
   while (start <= expected.size()) {
     const size_t end = expected.find('|', start);
-    const std::string fragment = expected.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    EXPECT_NE(message.find(fragment), std::string::npos) << c.what << ": '" << fragment << "' not in: " << message;
+    const std::string fragment =
+        expected.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    EXPECT_NE(message.find(fragment), std::string::npos)
+        << c.what << ": '" << fragment << "' not in: " << message;
     if (end == std::string::npos) break;
     start = end + 1;
   }
 }
 
 const Case kCases[] = {
-    {"malformed XML", "<mujoco>\n<worldbody>\n<body>\n</worldbody></mujoco>", "model.xml:|malformed XML"},
+    {"malformed XML", "<mujoco>\n<worldbody>\n<body>\n</worldbody></mujoco>",
+     "model.xml:|malformed XML"},
     {"wrong root", "<robot/>", "model.xml:1: <robot>|root element"},
     {"unknown element", "<mujoco>\n<worldbody>\n<blob/>\n</worldbody>\n</mujoco>",
      "model.xml:3: <blob>|unrecognized element"},
-    {"unknown attribute", "<mujoco>\n<worldbody>\n<geom size='1' colour='red'/>\n</worldbody>\n</mujoco>",
+    {"unknown attribute",
+     "<mujoco>\n<worldbody>\n<geom size='1' colour='red'/>\n</worldbody>\n</mujoco>",
      "model.xml:3: <geom>|unrecognized attribute 'colour'"},
     {"element twice where once is allowed", "<mujoco><option><flag/><flag/></option></mujoco>",
      "model.xml:1: <flag>|only once"},
@@ -65,39 +74,53 @@ const Case kCases[] = {
     {"NaN", "<mujoco><worldbody><geom size='nan'/></worldbody></mujoco>", "<geom>|NaN"},
     {"missing required attribute", "<mujoco><sensor><jointpos/></sensor></mujoco>",
      "<jointpos>|missing required attribute 'joint'"},
-    {"unknown default class", "<mujoco><worldbody><geom class='nope' size='1'/></worldbody></mujoco>",
+    {"unknown default class",
+     "<mujoco><worldbody><geom class='nope' size='1'/></worldbody></mujoco>",
      "<geom>|unknown default class 'nope'"},
     {"unknown joint reference",
      "<mujoco><worldbody><body><joint name='a'/><geom size='1'/></body></worldbody>\n"
      "<actuator><motor joint='b'/></actuator></mujoco>",
      "model.xml:2: <motor>|unknown joint 'b'"},
-    {"unknown mesh", "<mujoco><worldbody><geom type='mesh' mesh='m'/></worldbody></mujoco>", "<geom>|unknown mesh 'm'"},
+    {"unknown mesh", "<mujoco><worldbody><geom type='mesh' mesh='m'/></worldbody></mujoco>",
+     "<geom>|unknown mesh 'm'"},
     {"unknown material", "<mujoco><worldbody><geom size='1' material='m'/></worldbody></mujoco>",
      "<geom>|unknown material 'm'"},
-    {"repeated name", "<mujoco><worldbody><geom name='g' size='1'/>\n<geom name='g' size='1'/></worldbody></mujoco>",
+    {"repeated name",
+     "<mujoco><worldbody><geom name='g' size='1'/>\n<geom name='g' size='1'/></worldbody></mujoco>",
      "model.xml:2: <geom 'g'>|repeated geom name"},
     {"zero size", "<mujoco><worldbody><geom type='box' size='1 0 1'/></worldbody></mujoco>",
      "<geom>|size 1 must be positive"},
-    {"negative mass", "<mujoco><worldbody><body><inertial pos='0 0 0' mass='-1' diaginertia='1 1 1'/><joint/></body></worldbody></mujoco>",
+    {"negative mass",
+     "<mujoco><worldbody><body><inertial pos='0 0 0' mass='-1' diaginertia='1 1 "
+     "1'/><joint/></body></worldbody></mujoco>",
      "<body>|mass and inertia of moving bodies must be positive"},
-    {"massless moving body", "<mujoco><worldbody><body><joint/><body><joint/><geom size='1'/></body></body></worldbody></mujoco>",
+    {"massless moving body",
+     "<mujoco><worldbody><body><joint/><body><joint/><geom "
+     "size='1'/></body></body></worldbody></mujoco>",
      "model.xml:1: <body>|mass and inertia of moving bodies must be positive"},
     {"inertia violating the triangle inequality",
-     "<mujoco><worldbody><body><inertial pos='0 0 0' mass='1' diaginertia='1 1 3'/><joint/></body></worldbody></mujoco>",
+     "<mujoco><worldbody><body><inertial pos='0 0 0' mass='1' diaginertia='1 1 "
+     "3'/><joint/></body></worldbody></mujoco>",
      "<body>|A + B >= C"},
-    {"range without limited", "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody></mujoco>",
+    {"range without limited",
+     "<mujoco><worldbody><body><joint range='0 1'/><geom size='1'/></body></worldbody></mujoco>",
      "<joint>|'range' but not 'limited'"},
     {"inverted range",
-     "<mujoco><worldbody><body><joint limited='true' range='1 0'/><geom size='1'/></body></worldbody></mujoco>",
+     "<mujoco><worldbody><body><joint limited='true' range='1 0'/><geom "
+     "size='1'/></body></worldbody></mujoco>",
      "<joint>|range[0] must be smaller"},
     {"free joint below another body",
-     "<mujoco><worldbody><body><joint/><geom size='1'/><body><freejoint/><geom size='1'/></body></body></worldbody></mujoco>",
+     "<mujoco><worldbody><body><joint/><geom size='1'/><body><freejoint/><geom "
+     "size='1'/></body></body></worldbody></mujoco>",
      "<freejoint>|free joint can only be used on a child of the world"},
     {"more than six dofs",
-     "<mujoco><worldbody><body name='b'><joint/><joint/><joint/><joint/><joint/><joint/><joint/><geom size='1'/></body></worldbody></mujoco>",
+     "<mujoco><worldbody><body "
+     "name='b'><joint/><joint/><joint/><joint/><joint/><joint/><joint/><geom "
+     "size='1'/></body></worldbody></mujoco>",
      "<body 'b'>|more than 6 degrees of freedom"},
     {"mocap body not below the world",
-     "<mujoco><worldbody><body><joint/><geom size='1'/><body mocap='true'><geom size='1'/></body></body></worldbody></mujoco>",
+     "<mujoco><worldbody><body><joint/><geom size='1'/><body mocap='true'><geom "
+     "size='1'/></body></body></worldbody></mujoco>",
      "<body>|mocap"},
     {"stateful actuator first",
      "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
@@ -108,20 +131,26 @@ const Case kCases[] = {
      "<actuator><motor joint='j' tendon='t'/></actuator></mujoco>",
      "<motor>|exactly one transmission"},
     {"keyframe of the wrong size",
-     "<mujoco><worldbody><body><joint/><geom size='1'/></body></worldbody><keyframe><key qpos='1 2'/></keyframe></mujoco>",
+     "<mujoco><worldbody><body><joint/><geom size='1'/></body></worldbody><keyframe><key qpos='1 "
+     "2'/></keyframe></mujoco>",
      "<key>|qpos has 2 values, the model needs 1"},
     {"world body attribute", "<mujoco><worldbody name='w'/></mujoco>", "<worldbody>|world body"},
-    {"orientation given twice", "<mujoco><worldbody><geom size='1' quat='1 0 0 0' euler='0 0 0'/></worldbody></mujoco>",
+    {"orientation given twice",
+     "<mujoco><worldbody><geom size='1' quat='1 0 0 0' euler='0 0 0'/></worldbody></mujoco>",
      "<geom>|only one orientation"},
     {"zero quaternion", "<mujoco><worldbody><geom size='1' quat='0 0 0 0'/></worldbody></mujoco>",
      "<geom>|quaternion is zero"},
-    {"fromto on a sphere", "<mujoco><worldbody><geom size='1' fromto='0 0 0 1 0 0'/></worldbody></mujoco>",
+    {"fromto on a sphere",
+     "<mujoco><worldbody><geom size='1' fromto='0 0 0 1 0 0'/></worldbody></mujoco>",
      "<geom>|fromto requires"},
     {"wrapping around a box",
-     "<mujoco><worldbody><site name='a'/><site name='b' pos='1 0 0'/><geom name='g' type='box' size='1 1 1'/></worldbody>"
-     "<tendon><spatial><site site='a'/><geom geom='g'/><site site='b'/></spatial></tendon></mujoco>",
+     "<mujoco><worldbody><site name='a'/><site name='b' pos='1 0 0'/><geom name='g' type='box' "
+     "size='1 1 1'/></worldbody>"
+     "<tendon><spatial><site site='a'/><geom geom='g'/><site "
+     "site='b'/></spatial></tendon></mujoco>",
      "<geom>|spheres or cylinders"},
-    {"bad condim", "<mujoco><worldbody><geom size='1' condim='2'/></worldbody></mujoco>", "<geom>|condim"},
+    {"bad condim", "<mujoco><worldbody><geom size='1' condim='2'/></worldbody></mujoco>",
+     "<geom>|condim"},
     {"missing include", "<mujoco><include file='does/not/exist.xml'/></mujoco>",
      "model.xml:1: <include>|cannot open file"},
 };
@@ -138,7 +167,8 @@ INSTANTIATE_TEST_SUITE_P(Classes, MjcfError, ::testing::ValuesIn(kCases),
 TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_test";
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "part.xml") << "<mujoco>\n<worldbody>\n  <geom size='1' bad='x'/>\n</worldbody>\n</mujoco>\n";
+  std::ofstream(dir / "part.xml")
+      << "<mujoco>\n<worldbody>\n  <geom size='1' bad='x'/>\n</worldbody>\n</mujoco>\n";
   const std::string message = error_of("<mujoco><include file='part.xml'/></mujoco>", dir.string());
   EXPECT_NE(message.find("part.xml:3: <geom>"), std::string::npos) << message;
   EXPECT_NE(message.find("unrecognized attribute 'bad'"), std::string::npos) << message;
@@ -148,17 +178,18 @@ TEST(MjcfInclude, AFileMayBeIncludedOnce) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_twice";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "part.xml") << "<mujoco><worldbody><geom size='1'/></worldbody></mujoco>";
-  const std::string message =
-      error_of("<mujoco><include file='part.xml'/><include file='part.xml'/></mujoco>", dir.string());
+  const std::string message = error_of(
+      "<mujoco><include file='part.xml'/><include file='part.xml'/></mujoco>", dir.string());
   EXPECT_NE(message.find("included more than once"), std::string::npos) << message;
 }
 
 TEST(MjcfInclude, IncludedElementsCompile) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_ok";
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "body.xml") << "<mujoco><body name='b'><joint/><geom size='1'/></body></mujoco>";
-  const Model m = compile_mjcf("<mujoco><worldbody><include file='body.xml'/></worldbody></mujoco>", "model.xml",
-                               dir.string());
+  std::ofstream(dir / "body.xml")
+      << "<mujoco><body name='b'><joint/><geom size='1'/></body></mujoco>";
+  const Model m = compile_mjcf("<mujoco><worldbody><include file='body.xml'/></worldbody></mujoco>",
+                               "model.xml", dir.string());
   EXPECT_EQ(m.nbody, 2);
   EXPECT_EQ(m.name_to_id(kObjBody, "b"), 1);
 }

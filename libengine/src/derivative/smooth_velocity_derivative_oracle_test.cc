@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct DerivativeParam {
   bool without_kutta = false;
   int disable = 0;  // extra MuJoCo disable flags (passive, actuation), set in both engines
 };
+
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const DerivativeParam& c) { return os << c.model; }
 
 class SmoothVelocityDerivativeOracle : public ::testing::TestWithParam<DerivativeParam> {};
 

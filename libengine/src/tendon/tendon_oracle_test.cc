@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct TendonParam {
   // 4e-7 (joco's is at machine precision; the lengths agree to second order).
   double touch_tolerance = 1e-10;
 };
+
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const TendonParam& c) {
+  return os << c.model << (c.sparse ? " (sparse)" : "");
+}
 
 std::string Name(const ::testing::TestParamInfo<TendonParam>& info) {
   std::string name = info.param.model;

@@ -1,6 +1,8 @@
 // Every class of bad URDF gives an InputError naming the file, the line, the element and a reason.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "joco/error.h"
 #include "joco/urdf.h"
 #include "support/test_support.h"
@@ -24,6 +26,9 @@ struct Case {
   const char* urdf;
   const char* expected;  // fragments, '|'-separated, all of which the message must contain
 };
+
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.what; }
 
 class UrdfError : public ::testing::TestWithParam<Case> {};
 

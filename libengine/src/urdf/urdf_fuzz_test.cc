@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ostream>
 #include <random>
 
 #include "joco/error.h"
@@ -121,6 +122,9 @@ struct FuzzCase {
   const char* urdf;
   int trials;
 };
+
+// Shown by GoogleTest in place of the parameter's bytes.
+std::ostream& operator<<(std::ostream& os, const FuzzCase& c) { return os << c.urdf; }
 
 class UrdfFuzz : public ::testing::TestWithParam<FuzzCase> {};
 
