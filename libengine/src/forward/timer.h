@@ -1,5 +1,6 @@
-// Stage timers: add the wall time of a scope to d.timer[which]. Cheap enough to leave on
-// (one steady_clock read at each end).
+// Stage timers: add the wall time of a scope to d.timer[which] (MuJoCo's names: step, forward,
+// position, ..., pos_project). Cheap enough to leave on: one steady_clock read at each end, none
+// when d.timers_enabled is false.
 #pragma once
 
 #include <chrono>
@@ -10,10 +11,13 @@ namespace joco {
 
 class StageTimer {
  public:
-  StageTimer(Data& d, Timer which) : d_(d), which_(which), start_(std::chrono::steady_clock::now()) {}
+  StageTimer(Data& d, Timer which) : d_(d.timers_enabled ? &d : nullptr), which_(which) {
+    if (d_) start_ = std::chrono::steady_clock::now();
+  }
   ~StageTimer() {
+    if (!d_) return;
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
-    TimerStat& t = d_.timer[which_];
+    TimerStat& t = d_->timer[which_];
     t.duration += elapsed.count();
     ++t.number;
   }
@@ -21,7 +25,7 @@ class StageTimer {
   StageTimer& operator=(const StageTimer&) = delete;
 
  private:
-  Data& d_;
+  Data* d_;
   Timer which_;
   std::chrono::steady_clock::time_point start_;
 };
