@@ -8,9 +8,9 @@
 #include "joco/constraint.h"
 #include "joco/passive.h"
 #include "joco/sensor.h"
-#include "joco/tendon.h"
 #include "joco/smooth.h"
 #include "joco/solver.h"
+#include "joco/tendon.h"
 
 namespace joco {
 
@@ -31,34 +31,24 @@ void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
 }  // namespace
 
 void fwd_position(const Model& m, Data& d) {
-  StageTimer timer(d, kTimerPosition);
-  {
-    StageTimer t(d, kTimerPosKinematics);
-    kinematics(m, d);
-    com_pos(m, d);
-    camlight(m, d);
-    tendon(m, d);
-  }
-  {
-    StageTimer t(d, kTimerPosInertia);
-    crb(m, d);
-    factor_m(m, d);
-  }
-  {
-    StageTimer t(d, kTimerPosCollision);
-    collision(m, d);
-  }
-  {
-    // Adhesion transmissions read this step's contacts, so transmissions follow collision (and
-    // are timed with the constraint rows).
-    StageTimer t(d, kTimerPosMake);
-    transmission(m, d);
-    make_constraint(m, d);
-  }
-  {
-    StageTimer t(d, kTimerPosProject);
-    project_constraint(m, d);
-  }
+  StageLaps laps(d, kTimerPosition);
+  kinematics(m, d);
+  com_pos(m, d);
+  camlight(m, d);
+  tendon(m, d);
+  laps.lap(kTimerPosKinematics);
+  crb(m, d);
+  factor_m(m, d);
+  laps.lap(kTimerPosInertia);
+  collision(m, d);
+  laps.lap(kTimerPosCollision);
+  // Adhesion transmissions read this step's contacts, so transmissions follow collision (and are
+  // timed with the constraint rows).
+  transmission(m, d);
+  make_constraint(m, d);
+  laps.lap(kTimerPosMake);
+  project_constraint(m, d);
+  laps.lap(kTimerPosProject);
 }
 
 void fwd_velocity(const Model& m, Data& d) {
