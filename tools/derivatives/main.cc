@@ -278,12 +278,14 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
   std::vector<double> qderiv(nv * nv);
   std::array<double, kNAccuracy> mean_accuracy{};
   double forward_seconds = 0, inverse_seconds = 0;
+  int64_t nefc_sum = 0;
   Progress progress("derivatives", static_cast<int64_t>(states.count()), !ctx.quiet());
   for (size_t k = 0; k < states.count(); ++k) {
     states.load(m, d, k);
     forward(m, d);  // qacc at the state: the acceleration the inverse derivatives are taken at
     w.append_row(d, {Field::kTime, Field::kQpos, Field::kQvel, Field::kAct, Field::kCtrl,
                      Field::kQacc, Field::kNefc});
+    nefc_sum += d.nefc;
     const double row = static_cast<double>(states.row(k));
     w.append_extra("source_row", {}, {&row, 1});
     ContinuousOptions one = options;
@@ -352,10 +354,11 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
   // What mujoco-derivative prints, averaged over the states.
   const double n = static_cast<double>(states.count());
   if (!ctx.quiet()) {
-    std::fprintf(stderr, "states  : %zu, nv %d, threads %d, solver iterations %d\n", states.count(),
-                 m.nv, static_cast<int>(workers.size()), m.opt.iterations);
-    if (inverse) std::fprintf(stderr, "inverse : %.2f ms\n", 1000 * inverse_seconds / n);
-    std::fprintf(stderr, "forward : %.2f ms\n", 1000 * forward_seconds / n);
+    std::fprintf(stderr, "states  : %zu, threads %d, solver iterations %d\n", states.count(),
+                 static_cast<int>(workers.size()), m.opt.iterations);
+    std::fprintf(stderr, "sizes   : nv %d, nefc %.0f\n", m.nv, static_cast<double>(nefc_sum) / n);
+    if (inverse) std::fprintf(stderr, "inverse : %.3f ms\n", 1000 * inverse_seconds / n);
+    std::fprintf(stderr, "forward : %.3f ms\n", 1000 * forward_seconds / n);
     if (inverse) {
       std::fprintf(stderr, "accuracy: log10(residual L1 relnorm)\n");
       for (int i = 0; i < kNAccuracy; ++i) {
