@@ -193,7 +193,9 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
   for (size_t first = 0; first < states.count(); first += block) {
     const size_t n = std::min(block, states.count() - first);
     std::vector<double> A(n * sa), B(n * sb), C(n * sc), D(n * sd);
-    std::vector<Data> at(n);  // the states, for their fields in the file
+    // The states, for their fields in the file: time, qpos, qvel, act, ctrl of each.
+    const size_t state_size = 1 + static_cast<size_t>(m.nq + m.nv + m.na + m.nu);
+    std::vector<double> at(n * state_size);
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex mutex;
@@ -201,7 +203,12 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
       try {
         for (size_t k = next++; k < n; k = next++) {
           states.load(m, d, first + k);
-          at[k] = d;
+          double* x = at.data() + k * state_size;
+          *x++ = d.time;
+          x = std::copy(d.qpos, d.qpos + m.nq, x);
+          x = std::copy(d.qvel, d.qvel + m.nv, x);
+          x = std::copy(d.act, d.act + m.na, x);
+          std::copy(d.ctrl, d.ctrl + m.nu, x);
           transition_fd(m, d, o.eps, o.centered, A.data() + k * sa, B.data() + k * sb,
                         ns ? C.data() + k * sc : nullptr, ns ? D.data() + k * sd : nullptr);
           progress.advance();
@@ -222,7 +229,13 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
     }
     if (failure) std::rethrow_exception(failure);
     for (size_t k = 0; k < n; ++k) {
-      w.append_row(at[k], {Field::kTime, Field::kQpos, Field::kQvel, Field::kAct, Field::kCtrl});
+      const double* x = at.data() + k * state_size;
+      for (const auto& [field, size] : {std::pair{Field::kTime, 1}, std::pair{Field::kQpos, m.nq},
+                                        std::pair{Field::kQvel, m.nv}, std::pair{Field::kAct, m.na},
+                                        std::pair{Field::kCtrl, m.nu}}) {
+        w.append(field, {x, static_cast<size_t>(size)});
+        x += size;
+      }
       const double row = static_cast<double>(states.row(first + k));
       w.append_extra("source_row", {}, {&row, 1});
     }
