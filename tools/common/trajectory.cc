@@ -411,7 +411,10 @@ struct TrajectoryWriter::Impl {
   std::array<size_t, kFieldCount> zero_width_rows{};  // rows of fields not stored (zero wide)
   std::array<bool, kFieldCount> zero_width_used{};
   H5Handle contact_group;
-  std::vector<Column> contact_columns;  // row, geom1, geom2, pos, frame, dist, force
+  std::vector<Column> contact_columns;   // row, geom1, geom2, pos, frame, dist, force
+  std::map<std::string, Column> extras;  // append_extra's datasets
+  // Attributes of empty extra datasets, written when they are made at close.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> pending_attributes;
   int64_t max_contact_row = -1;
   bool closed = false;
 
@@ -536,6 +539,63 @@ void TrajectoryWriter::append_contacts(std::span<const ContactRecord> contacts) 
   }
 }
 
+void TrajectoryWriter::append_extra(const std::string& name, const std::vector<size_t>& row_shape,
+                                    std::span<const double> values) {
+  Impl& w = *impl_;
+  w.check_open();
+  if (field_by_name(name) || name == "contact") {
+    throw std::invalid_argument("append_extra: " + name + " is a trajectory field");
+  }
+  auto it = w.extras.find(name);
+  if (it == w.extras.end()) {
+    std::vector<hsize_t> inner(row_shape.begin(), row_shape.end());
+    size_t row_size = 1;
+    for (hsize_t d : inner) row_size *= d;
+    if (row_size > 0) {
+      it = w.extras
+               .emplace(name, make_column(w.group.get(), name, std::move(inner), H5T_IEEE_F64LE,
+                                          H5T_NATIVE_DOUBLE, w.options, w.prefix()))
+               .first;
+    } else {
+      // Nothing to store (B with nu = 0, say): HDF5 cannot chunk a dimension of size zero, so the
+      // dataset is made whole, contiguous, at close; only its rows are counted.
+      Column c;
+      c.name = name;
+      c.inner = std::move(inner);
+      c.row_size = 0;
+      it = w.extras.emplace(name, std::move(c)).first;
+    }
+  } else if (std::vector<hsize_t>(row_shape.begin(), row_shape.end()) != it->second.inner) {
+    throw std::invalid_argument("append_extra: " + name + " changed its row shape");
+  }
+  Column& c = it->second;
+  if (c.row_size == 0) {
+    if (!values.empty()) throw std::invalid_argument("append_extra: values for empty " + name);
+    ++c.written;
+    return;
+  }
+  if (values.size() % c.row_size != 0) {
+    throw std::invalid_argument("append_extra: " + std::to_string(values.size()) +
+                                " values is not a whole number of rows of " + name);
+  }
+  append_column(c, values.data(), values.size() / c.row_size, w.prefix());
+}
+
+void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std::string& name,
+                                           const std::string& value) {
+  Impl& w = *impl_;
+  w.check_open();
+  auto it = w.extras.find(dataset);
+  if (it == w.extras.end()) {
+    throw std::invalid_argument("set_extra_attribute: no extra dataset " + dataset);
+  }
+  if (!it->second.dataset.valid()) {
+    w.pending_attributes[dataset].emplace_back(name, value);  // an empty dataset, made at close
+    return;
+  }
+  write_string_attribute(it->second.dataset.get(), name, value, w.prefix() + "/" + dataset);
+}
+
 void TrajectoryWriter::set_attribute(const std::string& name, const std::string& value) {
   impl_->check_open();
   write_string_attribute(impl_->group.get(), name, value, impl_->where());
@@ -575,6 +635,12 @@ void TrajectoryWriter::close() {
                              std::to_string(rows));
     }
   }
+  for (auto& [name, c] : w.extras) {
+    if (c.rows() != rows) {
+      throw std::logic_error(where + "/" + name + ": has " + std::to_string(c.rows()) +
+                             " rows, qpos has " + std::to_string(rows));
+    }
+  }
   if (w.max_contact_row >= static_cast<int64_t>(rows)) {
     throw std::logic_error(where + "/contact: a contact refers to row " +
                            std::to_string(w.max_contact_row) + " of " + std::to_string(rows));
@@ -583,6 +649,23 @@ void TrajectoryWriter::close() {
     if (c) flush_column(*c, where);
   }
   for (Column& c : w.contact_columns) flush_column(c, where + "/contact");
+  for (auto& [name, c] : w.extras) {
+    if (c.row_size > 0) {
+      flush_column(c, where);
+      continue;
+    }
+    std::vector<hsize_t> dims = {c.written};
+    dims.insert(dims.end(), c.inner.begin(), c.inner.end());
+    H5Handle space = simple_space(dims);
+    H5Handle dcpl = plist(H5P_DATASET_CREATE);
+    untimed(dcpl.get());
+    c.dataset = make_out(H5Dcreate2(w.group.get(), name.c_str(), H5T_IEEE_F64LE, space.get(),
+                                    H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                         H5Dclose, "cannot create " + where + "/" + name);
+    for (const auto& [key, value] : w.pending_attributes[name]) {
+      write_string_attribute(c.dataset.get(), key, value, where + "/" + name);
+    }
+  }
   // qpos is always stored so that the row count is known; with nq = 0 it is (T, 0), not chunked.
   if (!w.columns[static_cast<int>(Field::kQpos)]) {
     H5Handle space = simple_space({rows, 0});
@@ -597,6 +680,9 @@ void TrajectoryWriter::close() {
   }
   for (Column& c : w.contact_columns) {
     if (!c.dataset.close()) fail_write("cannot write " + where + "/contact/" + c.name);
+  }
+  for (auto& [name, c] : w.extras) {
+    if (!c.dataset.close()) fail_write("cannot write " + where + "/" + name);
   }
   w.contact_group.reset();
   if (!w.group.close()) fail_write("cannot write " + w.where());
@@ -1059,6 +1145,25 @@ void Trajectory::read_into(Field f, size_t first, size_t count, std::span<double
   }
 }
 
+bool Trajectory::has_extra(const std::string& name) const {
+  return has_object(impl_->group.get(), name, H5I_DATASET);
+}
+
+Matrix Trajectory::read_extra(const std::string& name, std::vector<size_t>* dims) const {
+  const std::string where = impl_->file->where(group_, name);
+  if (!has_extra(name)) throw InputError(this->where() + ": no dataset " + name);
+  InputDataset d = open_numeric(impl_->group.get(), name, where);
+  Matrix out;
+  if (d.dims.empty()) d.dims = {1};
+  out.rows = d.dims[0];
+  out.cols = 1;
+  for (size_t i = 1; i < d.dims.size(); ++i) out.cols *= d.dims[i];
+  out.data.resize(out.rows * out.cols);
+  read_doubles(d.dataset.get(), d.dims, 0, out.rows, out.data.data(), where);
+  if (dims) dims->assign(d.dims.begin(), d.dims.end());
+  return out;
+}
+
 bool Trajectory::has_contacts() const {
   return has_object(impl_->group.get(), "contact", H5I_GROUP);
 }
@@ -1197,6 +1302,19 @@ std::optional<double> Trajectory::double_attribute(const std::string& name) cons
   if (H5Aread(a->get(), H5T_NATIVE_DOUBLE, &value) < 0)
     fail_input("cannot read attribute " + name + " of " + where);
   return value;
+}
+
+std::optional<std::string> Trajectory::dataset_string_attribute(const std::string& dataset,
+                                                                const std::string& name) const {
+  const std::string where = impl_->file->where(group_, dataset);
+  if (!has_extra(dataset)) return std::nullopt;
+  H5Handle ds = make_in(H5Dopen2(impl_->group.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose,
+                        "cannot open " + where);
+  auto a = open_attribute(ds.get(), name, where);
+  if (!a) return std::nullopt;
+  if (attribute_class(a->get()) != H5T_STRING)
+    throw InputError(where + ": attribute " + name + " is not a string");
+  return read_strings(a->get(), true, 1, where + " attribute " + name)[0];
 }
 
 // ---------------------------------------------------------------------------------------------

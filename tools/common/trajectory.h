@@ -118,6 +118,17 @@ class TrajectoryWriter {
     append_row(d, std::span<const Field>(fields.begin(), fields.size()));
   }
 
+  // Appends rows to an extra per-row float64 dataset that is not a trajectory field (the
+  // derivative matrices of joco-derivatives, say): `row_shape` is the shape of one row, fixed by
+  // the first call (a zero in it stores nothing: the dataset is then (T, ..., 0) and calls count
+  // rows); `values` holds whole rows. Chunked and compressed like the fields; at close its rows
+  // must equal qpos's.
+  void append_extra(const std::string& name, const std::vector<size_t>& row_shape,
+                    std::span<const double> values);
+  // A string attribute on an extra dataset already appended to.
+  void set_extra_attribute(const std::string& dataset, const std::string& name,
+                           const std::string& value);
+
   // Creates the contact table (so that it exists, empty, when no contact ever occurs).
   void enable_contacts();
   // Appends contacts to the table (creating it); rows must not decrease.
@@ -249,6 +260,15 @@ class Trajectory {
   Matrix read(Field f, size_t first = 0, size_t count = SIZE_MAX) const;
   // The same into `out`, which holds count * cols values.
   void read_into(Field f, size_t first, size_t count, std::span<double> out) const;
+
+  // An extra numeric dataset of the group (one that is not a field, e.g. a derivative matrix),
+  // whole, as doubles: rows = its first dimension, cols = the product of the others; its full
+  // shape into *dims when given. InputError when absent.
+  bool has_extra(const std::string& name) const;
+  Matrix read_extra(const std::string& name, std::vector<size_t>* dims = nullptr) const;
+  // A string attribute of a dataset of the group; nullopt when absent.
+  std::optional<std::string> dataset_string_attribute(const std::string& dataset,
+                                                      const std::string& name) const;
 
   // The contact table, when present (checked when read).
   bool has_contacts() const;

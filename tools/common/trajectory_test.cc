@@ -1014,3 +1014,61 @@ TEST_F(TrajectoryTest, WriterRejectsMisuse) {
 
 }  // namespace
 }  // namespace joco::tools
+
+namespace joco::tools {
+namespace {
+
+// Extra per-row datasets (the derivative matrices): any row shape, chunked over many rows, empty
+// ones (a zero dimension) made whole at close, attributes on both, and the row count checked.
+TEST(TrajectoryExtras, RoundTripAnyShape) {
+  const Model m = joco::test::pendulum_model();
+  const std::string dir = test::temp_dir();
+  WriterOptions options;
+  options.chunk_rows = 3;
+  {
+    TrajectoryFileWriter file(dir + "/x.h5", m, options);
+    TrajectoryWriter& w = file.trajectory();
+    Data d(m);
+    for (int row = 0; row < 7; ++row) {
+      w.append_row(d, {Field::kQpos});
+      std::vector<double> a(2 * 3);
+      for (size_t i = 0; i < a.size(); ++i) a[i] = 10.0 * row + static_cast<double>(i);
+      w.append_extra("A", {2, 3}, a);
+      w.append_extra("empty", {4, 0}, {});
+      if (row == 0) {
+        w.set_extra_attribute("A", "meaning", "a test");
+        w.set_extra_attribute("empty", "meaning", "nothing");
+      }
+    }
+    EXPECT_THROW(w.append_extra("A", {3, 2}, std::vector<double>(6)), std::invalid_argument);
+    EXPECT_THROW(w.append_extra("qpos", {1}, std::vector<double>(1)), std::invalid_argument);
+    file.commit();
+  }
+  Trajectory t = TrajectoryInput::open(dir + "/x.h5").single();
+  std::vector<size_t> dims;
+  const Matrix a = t.read_extra("A", &dims);
+  EXPECT_THAT(dims, ElementsAre(7, 2, 3));
+  EXPECT_EQ(a(6, 5), 65);
+  EXPECT_EQ(a(3, 2), 32);
+  t.read_extra("empty", &dims);
+  EXPECT_THAT(dims, ElementsAre(7, 4, 0));
+  EXPECT_EQ(t.dataset_string_attribute("A", "meaning").value_or(""), "a test");
+  EXPECT_EQ(t.dataset_string_attribute("empty", "meaning").value_or(""), "nothing");
+  EXPECT_FALSE(t.has_extra("B"));
+  EXPECT_THROW(t.read_extra("B"), InputError);
+}
+
+TEST(TrajectoryExtras, RowsMustMatchQpos) {
+  const Model m = joco::test::pendulum_model();
+  const std::string dir = test::temp_dir();
+  TrajectoryFileWriter file(dir + "/x.h5", m, WriterOptions{});
+  TrajectoryWriter& w = file.trajectory();
+  Data d(m);
+  w.append_row(d, {Field::kQpos});
+  w.append_row(d, {Field::kQpos});
+  w.append_extra("A", {2}, std::vector<double>(2));
+  EXPECT_THROW(w.close(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace joco::tools

@@ -19,6 +19,14 @@ void forward(const Model& m, Data& d);
 // intermediate evaluations, so that sensordata stays that of the step's start as in MuJoCo.
 void forward_without_sensors(const Model& m, Data& d);
 
+// forward from the first stage not skipped, and without the sensor stages when skip_sensors
+// (mj_forwardSkip): skip = kStagePos keeps the results of the position stage (and its sensors
+// and energy), kStageVel those of the position and velocity stages, kStageNone recomputes all.
+// Used to difference dynamics cheaply: the skipped stages' results must be those of the current
+// inputs. Inputs by stage: qpos and mocap poses (position); qvel (velocity); ctrl, act,
+// qfrc_applied, xfrc_applied (acceleration).
+void forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors);
+
 // One time step with the model's integrator (opt.integrator).
 void step(const Model& m, Data& d);
 

@@ -8,9 +8,9 @@
 #include "joco/constraint.h"
 #include "joco/passive.h"
 #include "joco/sensor.h"
-#include "joco/tendon.h"
 #include "joco/smooth.h"
 #include "joco/solver.h"
+#include "joco/tendon.h"
 
 namespace joco {
 
@@ -31,33 +31,24 @@ void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
 }  // namespace
 
 void fwd_position(const Model& m, Data& d) {
-  StageTimer timer(d, kTimerPosition);
-  {
-    StageTimer t(d, kTimerPosKinematics);
-    kinematics(m, d);
-    com_pos(m, d);
-    camlight(m, d);
-    tendon(m, d);
-  }
-  {
-    StageTimer t(d, kTimerPosInertia);
-    crb(m, d);
-    factor_m(m, d);
-  }
-  {
-    StageTimer t(d, kTimerPosCollision);
-    collision(m, d);
-  }
-  // Adhesion transmissions read this step's contacts, so transmissions follow collision.
+  StageLaps laps(d, kTimerPosition);
+  kinematics(m, d);
+  com_pos(m, d);
+  camlight(m, d);
+  tendon(m, d);
+  laps.lap(kTimerPosKinematics);
+  crb(m, d);
+  factor_m(m, d);
+  laps.lap(kTimerPosInertia);
+  collision(m, d);
+  laps.lap(kTimerPosCollision);
+  // Adhesion transmissions read this step's contacts, so transmissions follow collision (and are
+  // timed with the constraint rows).
   transmission(m, d);
-  {
-    StageTimer t(d, kTimerPosMake);
-    make_constraint(m, d);
-  }
-  {
-    StageTimer t(d, kTimerPosProject);
-    project_constraint(m, d);
-  }
+  make_constraint(m, d);
+  laps.lap(kTimerPosMake);
+  project_constraint(m, d);
+  laps.lap(kTimerPosProject);
 }
 
 void fwd_velocity(const Model& m, Data& d) {
@@ -89,28 +80,29 @@ void fwd_constraint(const Model& m, Data& d) {
   solve_constraint(m, d);
 }
 
-namespace {
-
-void forward_stages(const Model& m, Data& d, bool sensors) {
+void forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
   StageTimer timer(d, kTimerForward);
-  sensors = sensors && !disabled(m, kDisableSensor);
-  fwd_position(m, d);
-  if (sensors) sensor_pos(m, d);
-  if (enabled(m, kEnableEnergy)) energy_pos(m, d);
-  fwd_velocity(m, d);
-  if (sensors) sensor_vel(m, d);
-  if (enabled(m, kEnableEnergy)) energy_vel(m, d);
+  const bool sensors = !skip_sensors && !disabled(m, kDisableSensor);
+  const bool energy = enabled(m, kEnableEnergy);
+  if (skip < kStagePos) {
+    fwd_position(m, d);
+    if (sensors) sensor_pos(m, d);
+    if (energy) energy_pos(m, d);
+  }
+  if (skip < kStageVel) {
+    fwd_velocity(m, d);
+    if (sensors) sensor_vel(m, d);
+    if (energy) energy_vel(m, d);
+  }
   fwd_actuation(m, d);
   fwd_acceleration(m, d);
   fwd_constraint(m, d);
   if (sensors) sensor_acc(m, d);
 }
 
-}  // namespace
+void forward(const Model& m, Data& d) { forward_skip(m, d, kStageNone, false); }
 
-void forward(const Model& m, Data& d) { forward_stages(m, d, true); }
-
-void forward_without_sensors(const Model& m, Data& d) { forward_stages(m, d, false); }
+void forward_without_sensors(const Model& m, Data& d) { forward_skip(m, d, kStageNone, true); }
 
 void step(const Model& m, Data& d) {
   StageTimer timer(d, kTimerStep);

@@ -1,0 +1,80 @@
+// The stage timers: every stage of step counted once per step, nested stages no longer than the
+// stage holding them, the step timer's total close to the wall time of the loop (the clock's
+// calibration), and nothing recorded with the timers off.
+#include "forward/timer.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "joco/forward.h"
+#include "joco/mjcf.h"
+#include "support/test_support.h"
+
+namespace joco {
+namespace {
+
+TEST(StageTimers, EveryStageOncePerStepAndNested) {
+  const Model m = compile_mjcf_file(test::testdata("mujoco/model/humanoid/humanoid.xml"));
+  Data d(m);
+  forward(m, d);  // the clock calibrates on first use
+  reset_data(m, d);
+  const int steps = 400;
+  const auto start = std::chrono::steady_clock::now();
+  for (int t = 0; t < steps; ++t) step(m, d);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (Timer t : {kTimerStep, kTimerForward, kTimerPosition, kTimerVelocity, kTimerActuation,
+                  kTimerAcceleration, kTimerConstraint, kTimerPosKinematics, kTimerPosInertia,
+                  kTimerPosCollision, kTimerPosMake, kTimerPosProject}) {
+    EXPECT_EQ(d.timer[t].number, steps) << "timer " << t;
+    EXPECT_GT(d.timer[t].duration, 0) << "timer " << t;
+  }
+  EXPECT_EQ(d.timer[kTimerInverse].number, 0);
+  const auto& T = d.timer;
+  EXPECT_LE(T[kTimerForward].duration, T[kTimerStep].duration);
+  EXPECT_LE(T[kTimerPosition].duration + T[kTimerVelocity].duration + T[kTimerActuation].duration +
+                T[kTimerAcceleration].duration + T[kTimerConstraint].duration,
+            T[kTimerForward].duration);
+  const double parts = T[kTimerPosKinematics].duration + T[kTimerPosInertia].duration +
+                       T[kTimerPosCollision].duration + T[kTimerPosMake].duration +
+                       T[kTimerPosProject].duration;
+  // The laps of the position stage tile it: their sum is the stage's time up to roundoff.
+  EXPECT_NEAR(parts, T[kTimerPosition].duration, 1e-9 * steps + 1e-6 * T[kTimerPosition].duration);
+  // The step timer spans almost the whole loop; a generous bound, the machine may be busy.
+  std::cout << "step timer " << T[kTimerStep].duration << " s, loop wall time " << wall << " s\n";
+  EXPECT_LE(T[kTimerStep].duration, wall * 1.05);
+  EXPECT_GE(T[kTimerStep].duration, wall * 0.5);
+}
+
+TEST(StageTimers, OffRecordsNothing) {
+  const Model m = compile_mjcf_file(test::testdata("mujoco/model/tendon_arm/arm26.xml"));
+  Data d(m);
+  d.timers_enabled = false;
+  for (int t = 0; t < 10; ++t) step(m, d);
+  for (const TimerStat& t : d.timer) {
+    EXPECT_EQ(t.number, 0);
+    EXPECT_EQ(t.duration, 0);
+  }
+}
+
+TEST(StageTimers, ClockIsCalibrated) {
+  // A busy wait of 20 ms measured by the timers' clock.
+  const timer_detail::Clock& c = timer_detail::clock();
+  EXPECT_GT(c.seconds_per_tick, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t k0 = timer_detail::ticks(c);
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(20)) {
+  }
+  const int64_t k1 = timer_detail::ticks(c);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double measured = static_cast<double>(k1 - k0) * c.seconds_per_tick;
+  std::cout << "clock: " << (c.tsc ? "time-stamp counter" : "steady_clock")
+            << ", 20 ms busy wait measured " << measured * 1000 << " ms (steady_clock "
+            << wall * 1000 << " ms)\n";
+  EXPECT_NEAR(measured, wall, 0.05 * wall);
+}
+
+}  // namespace
+}  // namespace joco
