@@ -180,7 +180,9 @@ TEST(TrajectoryFields, TableFollowsTheSpecification) {
                          "ncon",
                          "nefc",
                          "solver_niter",
-                         "fwdinv"};
+                         "fwdinv",
+                         "ctrl_estimate",
+                         "ctrl_residual"};
   for (int i = 0; i < kFieldCount; ++i) {
     EXPECT_STREQ(field_table()[i].name, names[i]);
     EXPECT_EQ(field_by_name(names[i]), static_cast<Field>(i));
