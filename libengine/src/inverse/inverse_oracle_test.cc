@@ -24,8 +24,11 @@ const std::vector<std::string>& inverse_models() {
       "mujoco/model/slider_crank/slider_crank.xml",
       "real/anybotics_anymal_c/scene.xml",
       "real/franka_sim/franka_panda.xml",
+      "real/franka_sim/bi-franka_panda.xml",
       "real/shadow_hand/scene_right.xml",
+      "real/shadow_hand/scene_left.xml",
       "real/wonik_allegro/scene_left.xml",
+      "real/wonik_allegro/scene_right.xml",
       "inverse/rig.xml",
       "sensor/all_sensors.xml",
   };
@@ -49,15 +52,22 @@ double norm(const double* x, int n) {
   return std::sqrt(s);
 }
 
-// Whether joco's collision found MuJoCo's contacts (same pairs, dimensions and constraint rows).
+// Whether joco's collision found MuJoCo's contacts: the same pairs, dimensions and constraint
+// rows, at the same places (distance, point and frame within 1e-10; rounding differs by ~1e-16).
 bool same_contacts(const mjData* md, const Data& d) {
   if (md->ncon != d.ncon || md->nefc != d.nefc) return false;
   for (int i = 0; i < md->ncon; ++i) {
     const mjContact& a = md->contact[i];
     const Contact& b = d.contact[i];
     if (a.geom1 != b.geom1 || a.geom2 != b.geom2 || a.dim != b.dim ||
-        a.efc_address != b.efc_address) {
+        a.efc_address != b.efc_address || std::abs(a.dist - b.dist) > 1e-10) {
       return false;
+    }
+    for (int k = 0; k < 3; ++k) {
+      if (std::abs(a.pos[k] - b.pos[k]) > 1e-10) return false;
+    }
+    for (int k = 0; k < 9; ++k) {
+      if (std::abs(a.frame[k] - b.frame[k]) > 1e-10) return false;
     }
   }
   return true;
@@ -89,9 +99,9 @@ class Inverse : public ::testing::TestWithParam<std::string> {};
 
 // qfrc_inverse within 1e-8 of mj_inverse (relative, elements far below the field's largest
 // compared against a thousandth of it), and every other field the inverse writes. Where joco's
-// collision detection finds other contacts than MuJoCo's (mesh and box contact sets of the real
-// robots; the collision module's business, not the inverse's), the inverse is run again on
-// MuJoCo's contact list, so that every state is compared.
+// collision detection finds other contacts than MuJoCo's, or the same ones elsewhere (mesh and box
+// contact sets of the hands; the collision module's business, not the inverse's), the inverse is
+// run again on MuJoCo's contact list, so that every state is compared.
 TEST_P(Inverse, MatchesMjInverse) {
   const std::string model = GetParam();
   oracle::WorstErrors worst;
@@ -162,13 +172,13 @@ TEST(FwdInv, ComparisonMatchesMuJoCo) {
   int compared = 0, nonzero = 0;
   for (const std::string& model : models) {
     for (const Variant& v : kVariants) {
+      oracle::OracleCase c;
+      if (!oracle::load_case(model, c)) return;
+      set_variant(c, v);
+      mjModel* mj = c.mj.get();
+      mjData* md = c.md.get();
       for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
         for (int iterations : {0, 1, 3}) {  // 0: the model's own
-          oracle::OracleCase c;
-          if (!oracle::load_case(model, c)) return;
-          set_variant(c, v);
-          mjModel* mj = c.mj.get();
-          mjData* md = c.md.get();
           mj->opt.solver = c.m.opt.solver = solver;
           oracle::MjModelPtr flagged(mj_copyModel(nullptr, mj));
           flagged->opt.enableflags |= mjENBL_FWDINV;
@@ -225,14 +235,14 @@ TEST(FwdInv, StepMatchesMuJoCo) {
   int compared = 0, nonzero = 0;
   for (const std::string& model : models) {
     for (const Variant& v : kVariants) {
+      oracle::OracleCase c;
+      if (!oracle::load_case(model, c)) return;
+      set_variant(c, v);
+      mjModel* mj = c.mj.get();
+      mjData* md = c.md.get();
       for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
         for (int iterations : {0, 1, 3}) {
           if (solver == mjSOL_CG && iterations != 1) continue;
-          oracle::OracleCase c;
-          if (!oracle::load_case(model, c)) return;
-          set_variant(c, v);
-          mjModel* mj = c.mj.get();
-          mjData* md = c.md.get();
           mj->opt.solver = c.m.opt.solver = solver;
           oracle::MjModelPtr flagged(mj_copyModel(nullptr, mj));
           Model m = c.m;
