@@ -329,6 +329,12 @@ TEST(JocoInverse, BatchesThreadsAndPipes) {
     EXPECT_EQ(a.rows, 41u);
     EXPECT_EQ(a.data, two.trajectory(g).read(Field::kQfrcInverse).data) << g;
   }
+  // One group named on the command line keeps its name.
+  run_ok("joco-inverse " + path + " " + dir + "/batch.h5:/rollout_00002 -o " + dir + "/g2.h5");
+  TrajectoryInput g2 = TrajectoryInput::open(dir + "/g2.h5");
+  ASSERT_EQ(g2.rollout_groups(), std::vector<std::string>{"/rollout_00002"});
+  EXPECT_EQ(g2.trajectory("/rollout_00002").read(Field::kQfrcInverse).data,
+            one.trajectory("/rollout_00002").read(Field::kQfrcInverse).data);
   // A single rollout through a pipe.
   const auto r = test::run("joco-simulate " + path + " --steps 10 -o - | joco-inverse " + path +
                            " - -o " + dir + "/piped.h5");

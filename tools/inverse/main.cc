@@ -233,6 +233,21 @@ void inverse_row(const Model& m, Data& d, const Inputs& in, size_t r, const Opti
   }
 }
 
+// The output group of an input group: the same /rollout_NNNNN (a group named on the command line
+// keeps its number), or the position among the inputs for groups of other names.
+int rollout_index(const std::string& group, size_t position) {
+  constexpr std::string_view kPrefix = "/rollout_";
+  if (group.rfind(kPrefix, 0) == 0) {
+    try {
+      size_t used = 0;
+      const int index = std::stoi(group.substr(kPrefix.size()), &used);
+      if (used == group.size() - kPrefix.size() && index >= 0) return index;
+    } catch (const std::exception&) {
+    }
+  }
+  return static_cast<int>(position);
+}
+
 std::string scheme_name(const Options& o, const Inputs& in, const Model& m) {
   if (m.nv == 0 || (!in.qvel.empty() && !in.qacc.empty())) return "given";
   std::string scheme = o.discrete ? "discrete" : !o.smooth.empty() ? o.smooth : "central";
@@ -330,7 +345,8 @@ int run(const Options& o, const ToolContext& ctx) {
                    t.where(), out.outside_ctrlrange.load());
     }
 
-    TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
+    TrajectoryWriter& w =
+        groups[g] == "/" ? file.trajectory() : file.rollout(rollout_index(groups[g], g));
     // Zero-wide fields are not stored; qpos counts its rows even when nq = 0.
     const auto write = [&](Field f, const std::vector<double>& values) {
       if (field_row_size(f, m) > 0 && !values.empty()) w.append(f, values);
