@@ -48,6 +48,8 @@ constexpr std::array<FieldInfo, kFieldCount> kFields = {{
     {Field::kNefc, "nefc", FieldWidth::kScalar, true, false},
     {Field::kSolverNiter, "solver_niter", FieldWidth::kScalar, true, false},
     {Field::kFwdinv, "fwdinv", FieldWidth::kTwo, false, false},
+    {Field::kCtrlEstimate, "ctrl_estimate", FieldWidth::kNu, false, false},
+    {Field::kCtrlResidual, "ctrl_residual", FieldWidth::kNv, false, false},
 }};
 
 // The size a width stands for, by name, for messages.
@@ -489,6 +491,10 @@ void TrajectoryWriter::append_row(const Data& d, std::span<const Field> fields) 
       case Field::kNefc: scalar = d.nefc; break;
       case Field::kSolverNiter: scalar = d.solver_iter; break;
       case Field::kFwdinv: p = d.solver_fwdinv; break;
+      case Field::kCtrlEstimate:
+      case Field::kCtrlResidual:
+        throw std::invalid_argument(std::string("append_row: ") + field_info(f).name +
+                                    " is not a Data field");
     }
     append(f, std::span<const double>(p, n));
   }
@@ -1101,7 +1107,7 @@ void Trajectory::validate(const Model& m, std::span<const Field> required) {
   t.sizes = m.sizes();
 }
 
-Matrix Trajectory::read(Field f, size_t first, size_t count) const {
+Matrix Trajectory::read(Field f, size_t first, size_t count, bool check_finite) const {
   Matrix out;
   const auto& d = impl_->datasets[static_cast<int>(f)];
   if (count == SIZE_MAX) count = first <= rows_ ? rows_ - first : 0;
@@ -1113,11 +1119,12 @@ Matrix Trajectory::read(Field f, size_t first, size_t count) const {
     out.cols = field_row_size(f, *impl_->sizes);
   }
   out.data.resize(out.rows * out.cols);
-  read_into(f, first, count, out.data);
+  read_into(f, first, count, out.data, check_finite);
   return out;
 }
 
-void Trajectory::read_into(Field f, size_t first, size_t count, std::span<double> out) const {
+void Trajectory::read_into(Field f, size_t first, size_t count, std::span<double> out,
+                           bool check_finite) const {
   const Impl& t = *impl_;
   const FieldInfo& info = field_info(f);
   const std::string where = t.file->where(group_, info.name);
@@ -1135,7 +1142,7 @@ void Trajectory::read_into(Field f, size_t first, size_t count, std::span<double
   if (out.size() != count * cols)
     throw std::invalid_argument("read_into: output size does not fit " + where);
   read_doubles(d->dataset.get(), d->dims, first, count, out.data(), where);
-  if (info.input) {
+  if (info.input && check_finite) {
     for (size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
         throw InputError(where + ": row " + std::to_string(first + i / cols) + ", column " +

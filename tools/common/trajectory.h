@@ -48,8 +48,10 @@ enum class Field : int {
   kNefc,
   kSolverNiter,
   kFwdinv,
+  kCtrlEstimate,
+  kCtrlResidual,
 };
-inline constexpr int kFieldCount = static_cast<int>(Field::kFwdinv) + 1;
+inline constexpr int kFieldCount = static_cast<int>(Field::kCtrlResidual) + 1;
 
 // What one row of a field is, in terms of the model's sizes.
 enum class FieldWidth { kScalar, kNq, kNv, kNa, kNu, kNsensordata, kNbody6, kTwo };
@@ -112,7 +114,8 @@ class TrajectoryWriter {
   void append(Field f, std::span<const double> values);
   void append(Field f, double value) { append(f, std::span<const double>(&value, 1)); }
   // Appends one row of each listed field, taken from d: time, qpos, ..., ncon, nefc, solver_niter
-  // (d.solver_iter) and fwdinv (d.solver_fwdinv).
+  // (d.solver_iter) and fwdinv (d.solver_fwdinv). ctrl_estimate and ctrl_residual are not Data
+  // fields (std::invalid_argument).
   void append_row(const Data& d, std::span<const Field> fields);
   void append_row(const Data& d, std::initializer_list<Field> fields) {
     append_row(d, std::span<const Field>(fields.begin(), fields.size()));
@@ -255,11 +258,13 @@ class Trajectory {
   }
 
   // Reads `count` rows from `first` (all rows by default) as doubles. Input fields (time, qpos,
-  // qvel, act, ctrl, qfrc_applied, xfrc_applied) must be finite. An absent field that is zero wide
-  // for the validated model reads as rows x 0.
-  Matrix read(Field f, size_t first = 0, size_t count = SIZE_MAX) const;
+  // qvel, act, ctrl, qfrc_applied, xfrc_applied) must be finite unless check_finite is false (for
+  // tools that check rows themselves and report all the bad ones). An absent field that is zero
+  // wide for the validated model reads as rows x 0.
+  Matrix read(Field f, size_t first = 0, size_t count = SIZE_MAX, bool check_finite = true) const;
   // The same into `out`, which holds count * cols values.
-  void read_into(Field f, size_t first, size_t count, std::span<double> out) const;
+  void read_into(Field f, size_t first, size_t count, std::span<double> out,
+                 bool check_finite = true) const;
 
   // An extra numeric dataset of the group (one that is not a field, e.g. a derivative matrix),
   // whole, as doubles: rows = its first dimension, cols = the product of the others; its full

@@ -273,10 +273,6 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
 int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
   const Model m = prepare_model(loaded, o);
   const States states(loaded, o);
-  const bool inverse = inverse_dynamics_available();
-  if (!inverse) {
-    spdlog::warn("this build has no inverse dynamics: writing the forward derivatives only");
-  }
   const size_t nv = static_cast<size_t>(m.nv);
   const std::vector<size_t> shape = {nv, nv};
   TrajectoryFileWriter file = make_writer(loaded, o, ctx);
@@ -286,7 +282,6 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
   ContinuousOptions options;
   options.eps = o.eps;
   options.nwarmup = o.warmup;
-  options.inverse = inverse;
   Data d(m);
   std::vector<double> qderiv(nv * nv);
   std::array<double, kNAccuracy> mean_accuracy{};
@@ -307,28 +302,24 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
     ContinuousDerivatives deriv = continuous_derivatives(m, d, workers, one);
     auto t1 = std::chrono::steady_clock::now();
     forward_seconds += std::chrono::duration<double>(t1 - t0).count();
-    if (inverse) {
-      one.forward = false;
-      one.inverse = true;
-      ContinuousDerivatives inv = continuous_derivatives(m, d, workers, one);
-      inverse_seconds +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-      deriv.dqfrc_dqpos = std::move(inv.dqfrc_dqpos);
-      deriv.dqfrc_dqvel = std::move(inv.dqfrc_dqvel);
-      deriv.dqfrc_dqacc = std::move(inv.dqfrc_dqacc);
-    }
+    // Timed apart, as mujoco-derivative prints the two separately.
+    one.forward = false;
+    one.inverse = true;
+    ContinuousDerivatives inv = continuous_derivatives(m, d, workers, one);
+    inverse_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    deriv.dqfrc_dqpos = std::move(inv.dqfrc_dqpos);
+    deriv.dqfrc_dqvel = std::move(inv.dqfrc_dqvel);
+    deriv.dqfrc_dqacc = std::move(inv.dqfrc_dqacc);
     w.append_extra("dqacc_dqpos", shape, deriv.dqacc_dqpos);
     w.append_extra("dqacc_dqvel", shape, deriv.dqacc_dqvel);
     w.append_extra("dqacc_dqfrc", shape, deriv.dqacc_dqfrc);
-    if (inverse) {
-      w.append_extra("dqfrc_inverse_dqpos", shape, deriv.dqfrc_dqpos);
-      w.append_extra("dqfrc_inverse_dqvel", shape, deriv.dqfrc_dqvel);
-      w.append_extra("dqfrc_inverse_dqacc", shape, deriv.dqfrc_dqacc);
-      const std::array<double, kNAccuracy> accuracy = continuous_derivative_accuracy(deriv);
-      w.append_extra("accuracy", {kNAccuracy}, accuracy);
-      for (int i = 0; i < kNAccuracy; ++i)
-        mean_accuracy[static_cast<size_t>(i)] += accuracy[static_cast<size_t>(i)];
-    }
+    w.append_extra("dqfrc_inverse_dqpos", shape, deriv.dqfrc_dqpos);
+    w.append_extra("dqfrc_inverse_dqvel", shape, deriv.dqfrc_dqvel);
+    w.append_extra("dqfrc_inverse_dqacc", shape, deriv.dqfrc_dqacc);
+    const std::array<double, kNAccuracy> accuracy = continuous_derivative_accuracy(deriv);
+    w.append_extra("accuracy", {kNAccuracy}, accuracy);
+    for (int i = 0; i < kNAccuracy; ++i)
+      mean_accuracy[static_cast<size_t>(i)] += accuracy[static_cast<size_t>(i)];
     Data a = d;
     smooth_velocity_derivative_dense(m, a, m.opt.integrator != kIntImplicitFast, qderiv.data());
     w.append_extra("qDeriv", shape, qderiv);
@@ -347,20 +338,18 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
   w.set_extra_attribute("qDeriv", "meaning",
                         "analytic d(qfrc_passive + qfrc_actuator - qfrc_bias)/d qvel, dense (the "
                         "bias term left out for implicitfast)");
-  if (inverse) {
-    w.set_extra_attribute("dqfrc_inverse_dqpos", "meaning",
-                          "d qfrc_inverse / d qpos (inverse dynamics)");
-    w.set_extra_attribute("dqfrc_inverse_dqvel", "meaning",
-                          "d qfrc_inverse / d qvel (inverse dynamics)");
-    w.set_extra_attribute("dqfrc_inverse_dqacc", "meaning",
-                          "d qfrc_inverse / d qacc (inverse dynamics)");
-    std::string names;
-    for (int i = 0; i < kNAccuracy; ++i) names += std::string(i ? ";" : "") + kAccuracyNames[i];
-    w.set_extra_attribute("accuracy", "meaning",
-                          "log10 of the relative L1 norm of residuals that vanish for exact "
-                          "derivatives (G inverse, F forward; 0 qpos, 1 qvel, 2 qacc or qfrc)");
-    w.set_extra_attribute("accuracy", "names", names);
-  }
+  w.set_extra_attribute("dqfrc_inverse_dqpos", "meaning",
+                        "d qfrc_inverse / d qpos (inverse dynamics)");
+  w.set_extra_attribute("dqfrc_inverse_dqvel", "meaning",
+                        "d qfrc_inverse / d qvel (inverse dynamics)");
+  w.set_extra_attribute("dqfrc_inverse_dqacc", "meaning",
+                        "d qfrc_inverse / d qacc (inverse dynamics)");
+  std::string names;
+  for (int i = 0; i < kNAccuracy; ++i) names += std::string(i ? ";" : "") + kAccuracyNames[i];
+  w.set_extra_attribute("accuracy", "meaning",
+                        "log10 of the relative L1 norm of residuals that vanish for exact "
+                        "derivatives (G inverse, F forward; 0 qpos, 1 qvel, 2 qacc or qfrc)");
+  w.set_extra_attribute("accuracy", "names", names);
   w.close();
   file.commit();
 
@@ -370,14 +359,12 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
     std::fprintf(stderr, "states  : %zu, threads %d, solver iterations %d\n", states.count(),
                  static_cast<int>(workers.size()), m.opt.iterations);
     std::fprintf(stderr, "sizes   : nv %d, nefc %.0f\n", m.nv, static_cast<double>(nefc_sum) / n);
-    if (inverse) std::fprintf(stderr, "inverse : %.3f ms\n", 1000 * inverse_seconds / n);
+    std::fprintf(stderr, "inverse : %.3f ms\n", 1000 * inverse_seconds / n);
     std::fprintf(stderr, "forward : %.3f ms\n", 1000 * forward_seconds / n);
-    if (inverse) {
-      std::fprintf(stderr, "accuracy: log10(residual L1 relnorm)\n");
-      for (int i = 0; i < kNAccuracy; ++i) {
-        std::fprintf(stderr, "  %-10s : %.2g\n", kAccuracyNames[i],
-                     mean_accuracy[static_cast<size_t>(i)] / n);
-      }
+    std::fprintf(stderr, "accuracy: log10(residual L1 relnorm)\n");
+    for (int i = 0; i < kNAccuracy; ++i) {
+      std::fprintf(stderr, "  %-10s : %.2g\n", kAccuracyNames[i],
+                   mean_accuracy[static_cast<size_t>(i)] / n);
     }
   }
   return kExitOk;

@@ -45,4 +45,9 @@ void actuator_velocity(const Model& m, Data& d);
 // as it was. Needs transmission and actuator_velocity.
 void actuation(const Model& m, Data& d);
 
+// The gain and bias of actuator u at the current actuator length and velocity, so that its force
+// is gain * (act, or ctrl without dynamics) + bias before forcerange clamping (user gain 1 and
+// bias 0, as in actuation). Needs transmission and actuator_velocity.
+void actuator_gain_bias(const Model& m, const Data& d, int u, double* gain, double* bias);
+
 }  // namespace joco

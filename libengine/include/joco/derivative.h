@@ -80,13 +80,9 @@ void forward_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
                          int end, double* dqacc_dqpos, double* dqacc_dqvel, double* dqacc_dqfrc);
 
 // Columns [begin, end) of the inverse-dynamics derivatives at d's state (qpos, qvel, qacc, ...):
-// inverse dynamics at the centre and at each perturbed input. Throws RuntimeError when joco is
-// built without inverse dynamics (inverse_dynamics_available()).
+// inverse dynamics at the centre and at each perturbed input.
 void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& options, int begin,
                          int end, double* dqfrc_dqpos, double* dqfrc_dqvel, double* dqfrc_dqacc);
-
-// Whether this build has inverse dynamics (joco/inverse.h), which inverse_dynamics_fd needs.
-bool inverse_dynamics_available();
 
 // The solver settings of mujoco-derivative's differencing: `iterations` iterations exactly
 // (tolerance 0), so every evaluation does the same work and the differences are smooth.

@@ -1,6 +1,7 @@
 // Forward dynamics and time stepping: the simulation pipeline of the computation chapter.
 //
-//   step = check_pos, check_vel, forward, check_acc, (fwdinv,) integrate
+//   step = check_pos, check_vel, forward, check_acc, (compare_fwd_inv when fwdinv is enabled,)
+//          integrate
 //   forward = fwd_position, sensor_pos, fwd_velocity, sensor_vel, fwd_actuation, fwd_acceleration,
 //             fwd_constraint, sensor_acc
 //
@@ -41,6 +42,10 @@ void fwd_velocity(const Model& m, Data& d);      // velocities, passive and bias
 void fwd_actuation(const Model& m, Data& d);     // act_dot, actuator_force, qfrc_actuator
 void fwd_acceleration(const Model& m, Data& d);  // qfrc_smooth, qacc_smooth
 void fwd_constraint(const Model& m, Data& d);    // constraint solver: forces, qacc
+
+// qfrc += J' [force; torque] for every body's xfrc_applied, applied at its centre of mass
+// (mj_xfrcAccumulate).
+void accumulate_xfrc(const Model& m, const Data& d, double* qfrc);
 
 // Integrators: advance time, qvel, qpos and act from the results of forward.
 void euler(const Model& m, Data& d);         // semi-implicit, with implicit joint damping

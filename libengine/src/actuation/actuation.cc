@@ -21,6 +21,30 @@ inline bool is_bad(double x) { return std::isnan(x) || x > kMaxVal || x < -kMaxV
 
 }  // namespace
 
+void actuator_gain_bias(const Model& m, const Data& d, int u, double* gain, double* bias) {
+  const double length = d.actuator_length[u], velocity = d.actuator_velocity[u];
+  const double* gainprm = m.actuator_gainprm + kNGAIN * u;
+  const double* biasprm = m.actuator_biasprm + kNBIAS * u;
+  *gain = 1;
+  switch (m.actuator_gaintype[u]) {
+    case kGainFixed: *gain = gainprm[0]; break;
+    case kGainAffine: *gain = gainprm[0] + gainprm[1] * length + gainprm[2] * velocity; break;
+    case kGainMuscle:
+      *gain = muscle_gain(length, velocity, m.actuator_lengthrange + 2 * u, m.actuator_acc0[u],
+                          gainprm);
+      break;
+    default: break;
+  }
+  *bias = 0;
+  switch (m.actuator_biastype[u]) {
+    case kBiasAffine: *bias = biasprm[0] + biasprm[1] * length + biasprm[2] * velocity; break;
+    case kBiasMuscle:
+      *bias = muscle_bias(length, m.actuator_lengthrange + 2 * u, m.actuator_acc0[u], biasprm);
+      break;
+    default: break;
+  }
+}
+
 void actuation(const Model& m, Data& d) {
   const int nu = m.nu, nv = m.nv;
   if (m.opt.disableflags & kDisableActuation) {
@@ -61,27 +85,8 @@ void actuation(const Model& m, Data& d) {
   }
 
   for (int u = 0; u < nu; ++u) {
-    const double length = d.actuator_length[u], velocity = d.actuator_velocity[u];
-    const double* gainprm = m.actuator_gainprm + kNGAIN * u;
-    const double* biasprm = m.actuator_biasprm + kNBIAS * u;
-    double gain = 1;
-    switch (m.actuator_gaintype[u]) {
-      case kGainFixed: gain = gainprm[0]; break;
-      case kGainAffine: gain = gainprm[0] + gainprm[1] * length + gainprm[2] * velocity; break;
-      case kGainMuscle:
-        gain = muscle_gain(length, velocity, m.actuator_lengthrange + 2 * u, m.actuator_acc0[u],
-                           gainprm);
-        break;
-      default: break;
-    }
-    double bias = 0;
-    switch (m.actuator_biastype[u]) {
-      case kBiasAffine: bias = biasprm[0] + biasprm[1] * length + biasprm[2] * velocity; break;
-      case kBiasMuscle:
-        bias = muscle_bias(length, m.actuator_lengthrange + 2 * u, m.actuator_acc0[u], biasprm);
-        break;
-      default: break;
-    }
+    double gain, bias;
+    actuator_gain_bias(m, d, u, &gain, &bias);
     const double input = m.actuator_dyntype[u] == kDynNone ? ctrl[u] : d.act[u - first_stateful];
     double force = gain * input + bias;
     if (m.actuator_forcelimited[u]) force = clamp(force, m.actuator_forcerange + 2 * u);

@@ -12,14 +12,8 @@
 #include "joco/derivative.h"
 #include "joco/error.h"
 #include "joco/forward.h"
-#include "joco/smooth.h"
-
-#if __has_include("joco/inverse.h")
 #include "joco/inverse.h"
-#define JOCO_HAVE_INVERSE 1
-#else
-#define JOCO_HAVE_INVERSE 0
-#endif
+#include "joco/smooth.h"
 
 namespace joco {
 
@@ -80,8 +74,6 @@ const char* const kAccuracyNames[kNAccuracy] = {"G2*F2 - I",  "G2 - G2'",   "G1 
                                                 "F2 - F2'",   "G1 + G2*F1", "G0 + G2*F0",
                                                 "F1 + F2*G1", "F0 + F2*G0"};
 
-bool inverse_dynamics_available() { return JOCO_HAVE_INVERSE; }
-
 void prepare_model_for_continuous_fd(Model& m, int iterations) {
   m.opt.iterations = iterations;
   m.opt.tolerance = 0;
@@ -138,7 +130,6 @@ void forward_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
 
 void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& options, int begin,
                          int end, double* dqfrc_dqpos, double* dqfrc_dqvel, double* dqfrc_dqacc) {
-#if JOCO_HAVE_INVERSE
   const int nv = m.nv;
   const double eps = options.eps;
   StackFrame frame(d);
@@ -172,18 +163,6 @@ void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
     fd::copy(d.qpos, saved_qpos, m.nq);
     set_column(dqfrc_dqpos, nv, i, d.qfrc_inverse, centre, eps);
   }
-#else
-  static_cast<void>(m);
-  static_cast<void>(d);
-  static_cast<void>(options);
-  static_cast<void>(begin);
-  static_cast<void>(end);
-  static_cast<void>(dqfrc_dqpos);
-  static_cast<void>(dqfrc_dqvel);
-  static_cast<void>(dqfrc_dqacc);
-  throw RuntimeError(
-      "inverse-dynamics derivatives need inverse dynamics, which this build of joco lacks");
-#endif
 }
 
 ContinuousDerivatives continuous_derivatives(const Model& m, const Data& state,

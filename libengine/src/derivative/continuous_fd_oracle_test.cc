@@ -151,11 +151,6 @@ TEST(ContinuousFdOracle, ForwardDerivativesMatchTheSampleOnMuJoCo) {
 }
 
 TEST(ContinuousFdOracle, InverseDerivativesMatchTheSampleOnMuJoCo) {
-  if (!inverse_dynamics_available()) {
-    GTEST_SKIP()
-        << "waits for inverse() (joco/inverse.h, branch inverse): the forward derivatives are "
-           "compared in ForwardDerivativesMatchTheSampleOnMuJoCo";
-  }
   check_model("mujoco/model/humanoid/humanoid.xml", 500, 0.0, true, 1e-6);
   check_model("mujoco/model/humanoid/humanoid.xml", 1000, 0.0, true, 1e-6);
   check_model("mujoco/model/tendon_arm/arm26.xml", 300, 0.5, true, 1e-6);

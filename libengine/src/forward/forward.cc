@@ -6,6 +6,7 @@
 #include "joco/actuation.h"
 #include "joco/collision.h"
 #include "joco/constraint.h"
+#include "joco/inverse.h"
 #include "joco/passive.h"
 #include "joco/sensor.h"
 #include "joco/smooth.h"
@@ -19,7 +20,8 @@ namespace {
 bool enabled(const Model& m, int flag) { return (m.opt.enableflags & flag) != 0; }
 bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
 
-// qfrc += J' [force; torque] for every body's xfrc_applied, applied at its centre of mass.
+}  // namespace
+
 void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
   for (int b = 1; b < m.nbody; ++b) {
     const double* f = d.xfrc_applied + 6 * b;
@@ -27,8 +29,6 @@ void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
     apply_force_torque(m, d, f, f + 3, d.xipos + 3 * b, b, qfrc);
   }
 }
-
-}  // namespace
 
 void fwd_position(const Model& m, Data& d) {
   StageLaps laps(d, kTimerPosition);
@@ -111,6 +111,7 @@ void step(const Model& m, Data& d) {
   if (check_pos(m, d)) check_vel(m, d);
   forward(m, d);
   if (!check_acc(m, d)) forward(m, d);
+  if (enabled(m, kEnableFwdinv)) compare_fwd_inv(m, d);
   integrate(m, d);
 }
 

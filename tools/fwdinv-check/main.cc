@@ -1,0 +1,596 @@
+// joco-fwdinv-check MODEL... [--states FILE.h5[:/group] | --steps N --ctrl-noise S --seed K]
+//                   [--max-force-error X] [--max-constraint-error Y] [--absolute]
+//                   [--solver pgs|cg|newton|all] [--iterations N] [--tolerance T]
+//                   [--report json|junit] [-o REPORT] [--threads T]
+//
+// The forward/inverse consistency check of the fwdinv flag, for CI: forward dynamics at every state
+// (given, or along a rollout it simulates), then the analytic inverse at forward's qacc, and the
+// discrepancies MuJoCo 2.2.2 records in solver_fwdinv: in the constraint forces and in the applied
+// forces. Exits 1 when a row exceeds a threshold, naming the rows.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "common/controls.h"
+#include "common/io.h"
+#include "common/model_input.h"
+#include "common/progress.h"
+#include "common/tool.h"
+#include "common/trajectory.h"
+#include "joco/constraint.h"
+#include "joco/error.h"
+#include "joco/forward.h"
+#include "joco/inverse.h"
+#include "joco/smooth.h"
+
+namespace joco::tools {
+namespace {
+
+struct Options {
+  std::vector<std::string> models;
+  std::string states, report, output = "-", solver;
+  int64_t steps = 500;
+  double ctrl_noise = 0.1;
+  int64_t seed = 0;
+  double max_force_error = -1;  // negative: the default, from the solver tolerance
+  double max_constraint_error = -1;
+  bool absolute = false;
+  int iterations = 0;
+  double tolerance = -1;
+  int threads = 1;
+};
+
+// One state to check: what forward dynamics needs, and the warmstart of the run that made it.
+struct State {
+  std::string group;  // the trajectory group it came from ("" for a rollout)
+  int64_t row = 0;
+  double time = 0;
+  std::vector<double> qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied, warmstart;
+};
+
+// The outcome at one state.
+struct RowResult {
+  double force = 0, constraint = 0;                    // as thresholded
+  double force_absolute = 0, constraint_absolute = 0;  // solver_fwdinv[1], [0]
+  int iterations = 0;
+  int nefc = 0;
+  bool over = false;
+  // The joint-space inertia was singular (forward dynamics raised its tiny pivots, as MuJoCo does):
+  // forward and inverse then use different matrices, whatever the solver did. Not thresholded.
+  bool singular = false;
+};
+
+// The result of one model with one solver.
+struct Case {
+  std::string model, model_name, solver;
+  int iterations_limit = 0;
+  double tolerance = 0;
+  double max_force = 0, max_constraint = 0;  // the thresholds applied
+  int noslip_left_out = 0;                   // the model's noslip_iterations, not run
+  std::vector<std::string> row_names;        // "ROW", or "GROUP:ROW" for a batch file's rollouts
+  std::vector<RowResult> rows;
+  double seconds = 0;
+
+  // Summary statistics.
+  double worst_force = 0, mean_force = 0, worst_constraint = 0, mean_constraint = 0;
+  int64_t worst_force_row = -1, worst_constraint_row = -1;
+  int rows_with_constraints = 0, max_iterations = 0;
+  double mean_iterations = 0;
+  std::vector<size_t> over, at_limit, singular;  // indices into rows
+  bool passed() const { return over.empty(); }
+
+  const std::string& row_name(size_t i) const { return row_names[i]; }
+
+  void summarise() {
+    double sf = 0, sc = 0, si = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const RowResult& r = rows[i];
+      if (r.singular) {
+        singular.push_back(i);
+        continue;
+      }
+      sf += r.force;
+      sc += r.constraint;
+      si += r.iterations;
+      if (r.nefc > 0) ++rows_with_constraints;
+      if (worst_force_row < 0 || r.force > worst_force) {
+        worst_force = r.force;
+        worst_force_row = static_cast<int64_t>(i);
+      }
+      if (worst_constraint_row < 0 || r.constraint > worst_constraint) {
+        worst_constraint = r.constraint;
+        worst_constraint_row = static_cast<int64_t>(i);
+      }
+      max_iterations = std::max(max_iterations, r.iterations);
+      if (r.over) over.push_back(i);
+      if (r.nefc > 0 && r.iterations >= iterations_limit) at_limit.push_back(i);
+    }
+    const double n = std::max<double>(1, static_cast<double>(rows.size() - singular.size()));
+    mean_force = sf / n;
+    mean_constraint = sc / n;
+    mean_iterations = si / n;
+  }
+};
+
+const char* solver_name(int s) {
+  switch (s) {
+    case kSolverPGS: return "pgs";
+    case kSolverCG: return "cg";
+    default: return "newton";
+  }
+}
+
+std::vector<int> solvers_to_run(const Options& o, const Model& m) {
+  if (o.solver.empty()) return {m.opt.solver};
+  if (o.solver == "all") return {kSolverPGS, kSolverCG, kSolverNewton};
+  if (o.solver == "pgs") return {kSolverPGS};
+  if (o.solver == "cg") return {kSolverCG};
+  return {kSolverNewton};
+}
+
+double norm(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return std::sqrt(s);
+}
+
+// The scale of the relative errors at a forward solution: the forces in balance, |qfrc_bias| +
+// |qfrc_passive| + |applied + actuator| + |qfrc_constraint|; plus the gross constraint forces
+// before their two terms cancel, |D_i (|J_i qacc| + |aref_i|) |J_i|| over the rows in quadrature
+// (stiff constraints, large D, make f = -D (J qacc - aref) a difference of large numbers whose
+// rounding bounds the agreement any solver can reach); plus the model's unit of force,
+// meaninertia max(1, nv) max(|gravity|, 1), so that states where hardly any force acts are not
+// judged against rounding.
+double force_scale(const Model& m, Data& d) {
+  StackFrame frame(d);
+  double* applied = frame.doubles(m.nv);
+  for (int i = 0; i < m.nv; ++i) applied[i] = d.qfrc_applied[i] + d.qfrc_actuator[i];
+  accumulate_xfrc(m, d, applied);
+  const double gravity = norm(m.opt.gravity, 3);
+  double scale = norm(d.qfrc_bias, m.nv) + norm(d.qfrc_passive, m.nv) + norm(applied, m.nv) +
+                 norm(d.qfrc_constraint, m.nv) +
+                 m.stat.meaninertia * std::max(1, m.nv) * std::max(gravity, 1.0);
+  if (d.nefc == 0) return scale;
+  double* jq = frame.doubles(d.nefc);
+  mul_jac_vec(m, d, jq, d.qacc);
+  const bool sparse = is_sparse(m);
+  double gross = 0;
+  for (int i = 0; i < d.nefc; ++i) {
+    const double* row =
+        sparse ? d.efc_J + d.efc_J_rowadr[i] : d.efc_J + static_cast<size_t>(i) * m.nv;
+    const double row_norm = norm(row, sparse ? d.efc_J_rownnz[i] : m.nv);
+    const double f = d.efc_D[i] * (std::abs(jq[i]) + std::abs(d.efc_aref[i])) * row_norm;
+    gross += f * f;
+  }
+  return scale + std::sqrt(gross);
+}
+
+void set_state(const Model& m, Data& d, const State& s) {
+  reset_data(m, d);
+  const auto set = [](double* dst, const std::vector<double>& src) {
+    if (!src.empty()) std::memcpy(dst, src.data(), sizeof(double) * src.size());
+  };
+  d.time = s.time;
+  set(d.qpos, s.qpos);
+  set(d.qvel, s.qvel);
+  set(d.act, s.act);
+  set(d.ctrl, s.ctrl);
+  set(d.qfrc_applied, s.qfrc_applied);
+  set(d.xfrc_applied, s.xfrc_applied);
+  set(d.qacc_warmstart, s.warmstart);
+}
+
+State capture(const Model& m, const Data& d, int64_t row, const double* warmstart) {
+  State s;
+  s.row = row;
+  s.time = d.time;
+  s.qpos.assign(d.qpos, d.qpos + m.nq);
+  s.qvel.assign(d.qvel, d.qvel + m.nv);
+  s.act.assign(d.act, d.act + m.na);
+  s.ctrl.assign(d.ctrl, d.ctrl + m.nu);
+  s.qfrc_applied.assign(d.qfrc_applied, d.qfrc_applied + m.nv);
+  s.xfrc_applied.assign(d.xfrc_applied, d.xfrc_applied + 6 * m.nbody);
+  s.warmstart.assign(warmstart, warmstart + m.nv);
+  return s;
+}
+
+// The states along a rollout of the model as it is (with the option overrides): steps + 1 rows,
+// as joco-simulate writes them.
+std::vector<State> rollout_states(const Model& m, const Options& o) {
+  std::vector<State> states;
+  Data d(m);
+  const ControlSource controls =
+      o.ctrl_noise > 0 ? ControlSource::noise(o.ctrl_noise, o.seed) : ControlSource();
+  std::vector<double> warmstart(static_cast<size_t>(m.nv));
+  for (int64_t t = 0; t <= o.steps; ++t) {
+    controls.apply(m, d, static_cast<size_t>(t));
+    if (check_pos(m, d)) check_vel(m, d);
+    std::copy_n(d.qacc_warmstart, m.nv, warmstart.begin());
+    states.push_back(capture(m, d, t, warmstart.data()));
+    forward(m, d);
+    if (!check_acc(m, d)) forward(m, d);
+    if (t < o.steps) integrate(m, d);
+  }
+  return states;
+}
+
+// The states of every row of a trajectory file (each warm-started with the previous row's qacc when
+// the file has it, as the rollout that wrote it was).
+std::vector<State> file_states(const Model& m, const std::string& ref) {
+  std::vector<State> states;
+  TrajectoryInput input = TrajectoryInput::open(ref);
+  for (const std::string& group : input.trajectory_groups()) {
+    Trajectory t = input.trajectory(group);
+    t.validate(m, {Field::kQpos});
+    const auto read = [&](Field f) {
+      return t.has(f) && field_row_size(f, m) > 0 ? std::optional<Matrix>(t.read(f)) : std::nullopt;
+    };
+    const Matrix qpos = t.read(Field::kQpos);
+    const auto qvel = read(Field::kQvel), act = read(Field::kAct), ctrl = read(Field::kCtrl),
+               time = read(Field::kTime), qacc = read(Field::kQacc),
+               qfrc_applied = read(Field::kQfrcApplied), xfrc_applied = read(Field::kXfrcApplied);
+    const auto row_of = [](const std::optional<Matrix>& x, size_t r) {
+      return x ? std::vector<double>(x->row(r), x->row(r) + x->cols) : std::vector<double>{};
+    };
+    for (size_t r = 0; r < t.rows(); ++r) {
+      State s;
+      s.group = group;
+      s.row = static_cast<int64_t>(r);
+      s.time = time ? (*time)(r, 0) : 0;
+      s.qpos.assign(qpos.row(r), qpos.row(r) + qpos.cols);
+      s.qvel = row_of(qvel, r);
+      s.act = row_of(act, r);
+      s.ctrl = row_of(ctrl, r);
+      s.qfrc_applied = row_of(qfrc_applied, r);
+      s.xfrc_applied = row_of(xfrc_applied, r);
+      if (r > 0) s.warmstart = row_of(qacc, r - 1);
+      states.push_back(std::move(s));
+    }
+  }
+  return states;
+}
+
+// The default threshold of both errors: 1e4 times the solver's tolerance, at least 1e-6 (relative),
+// or 1e-6 for absolute errors. A solver that stops on its tolerance leaves discrepancies well below
+// it (the worst of joco's test models, CG at tolerance 1e-6 stopped by its iteration limit, leaves
+// 3e-3); one starved of iterations leaves them near 1.
+double default_threshold(const Model& m, const Options& o) {
+  return o.absolute ? 1e-6 : std::max(1e-6, 1e4 * m.opt.tolerance);
+}
+
+Case check(const Model& m, const std::string& path, const std::vector<State>& states,
+           const Options& o, const ToolContext& ctx) {
+  Case c;
+  c.model = path;
+  c.model_name = std::string(m.model_name());
+  c.solver = solver_name(m.opt.solver);
+  c.iterations_limit = m.opt.iterations;
+  c.tolerance = m.opt.tolerance;
+  c.max_force = o.max_force_error >= 0 ? o.max_force_error : default_threshold(m, o);
+  c.max_constraint = o.max_constraint_error >= 0 ? o.max_constraint_error : default_threshold(m, o);
+  for (const State& s : states) {
+    c.row_names.push_back(s.group.empty() || s.group == "/"
+                              ? std::to_string(s.row)
+                              : s.group + ":" + std::to_string(s.row));
+  }
+  c.rows.resize(states.size());
+  const auto start = std::chrono::steady_clock::now();
+  Progress progress("checking " + c.model_name + " (" + c.solver + ")",
+                    static_cast<int64_t>(states.size()), !ctx.quiet());
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex mutex;
+  auto worker = [&]() {
+    try {
+      Data d(m);
+      for (size_t i = next++; i < states.size(); i = next++) {
+        set_state(m, d, states[i]);
+        const int singular_before = d.warning[kWarnInertia].number;
+        forward(m, d);
+        compare_fwd_inv(m, d);
+        RowResult& r = c.rows[i];
+        r.singular = d.warning[kWarnInertia].number > singular_before;
+        r.constraint_absolute = d.solver_fwdinv[0];
+        r.force_absolute = d.solver_fwdinv[1];
+        r.iterations = d.solver_iter;
+        r.nefc = d.nefc;
+        const double scale = o.absolute ? 1.0 : force_scale(m, d);
+        r.force = scale > 0 ? r.force_absolute / scale : 0;
+        r.constraint = scale > 0 ? r.constraint_absolute / scale : 0;
+        r.over = !r.singular && (!(r.force <= c.max_force) || !(r.constraint <= c.max_constraint));
+        progress.advance();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = std::current_exception();
+      next = states.size();
+    }
+  };
+  std::vector<std::thread> pool;
+  const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(states.size())));
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  progress.finish();
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  c.summarise();
+  return c;
+}
+
+std::string list_rows(const Case& c, const std::vector<size_t>& rows, size_t most) {
+  std::string text;
+  for (size_t k = 0; k < rows.size() && k < most; ++k) {
+    if (k) text += ", ";
+    text += c.row_name(rows[k]);
+  }
+  if (rows.size() > most) text += ", ... (" + std::to_string(rows.size()) + " in all)";
+  return text;
+}
+
+void print_summary(const Case& c, const Options& o) {
+  const char* kind = o.absolute ? "absolute" : "relative";
+  std::string s = fmt::format(
+      "{} ({}, {} iterations, tolerance {:g}): {} rows, {} with constraints\n", c.model_name,
+      c.solver, c.iterations_limit, c.tolerance, c.rows.size(), c.rows_with_constraints);
+  const auto line = [&](const char* name, double worst, int64_t row, double mean,
+                        double threshold) {
+    s += fmt::format("  {:<17} worst {:.3e} (row {})  mean {:.3e}  threshold {:g} ({})\n", name,
+                     worst, row >= 0 ? c.row_name(static_cast<size_t>(row)) : "-", mean, threshold,
+                     kind);
+  };
+  line("force error", c.worst_force, c.worst_force_row, c.mean_force, c.max_force);
+  line("constraint error", c.worst_constraint, c.worst_constraint_row, c.mean_constraint,
+       c.max_constraint);
+  if (c.noslip_left_out > 0) {
+    s += fmt::format(
+        "  noslip: the model's {} noslip iterations were left out (they change the "
+        "friction forces after the solver; inverse dynamics has no noslip)\n",
+        c.noslip_left_out);
+  }
+  s += fmt::format("  {:<17} mean {:.2f}  max {}  limit {}  rows at the limit {}{}\n", "iterations",
+                   c.mean_iterations, c.max_iterations, c.iterations_limit, c.at_limit.size(),
+                   c.at_limit.empty() ? "" : " (" + list_rows(c, c.at_limit, 10) + ")");
+  if (!c.singular.empty()) {
+    s += fmt::format("  {} row(s) not judged, the inertia matrix being singular there: {}\n",
+                     c.singular.size(), list_rows(c, c.singular, 10));
+  }
+  if (c.passed()) {
+    s += "  PASS\n";
+  } else {
+    s += fmt::format("  FAIL: {} row(s) over a threshold: {}\n", c.over.size(),
+                     list_rows(c, c.over, 20));
+  }
+  std::fputs(s.c_str(), stderr);
+}
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char ch : text) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<int>(ch));
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return "null";
+  return fmt::format("{:.17g}", x);
+}
+
+std::string json_report(const std::vector<Case>& cases, const Options& o) {
+  bool passed = true;
+  for (const Case& c : cases) passed = passed && c.passed();
+  std::ostringstream j;
+  j << "{\n  \"tool\": \"joco-fwdinv-check\",\n  \"version\": " << json_string(JOCO_VERSION)
+    << ",\n  \"command\": " << json_string(command_line())
+    << ",\n  \"errors\": " << json_string(o.absolute ? "absolute" : "relative")
+    << ",\n  \"passed\": " << (passed ? "true" : "false") << ",\n  \"cases\": [";
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Case& c = cases[k];
+    const auto stat = [&](double worst, int64_t row, double mean) {
+      return "{\"worst\": " + json_number(worst) + ", \"worst_row\": " +
+             (row >= 0 ? json_string(c.row_name(static_cast<size_t>(row))) : "null") +
+             ", \"mean\": " + json_number(mean) + "}";
+    };
+    j << (k ? "," : "") << "\n    {\n      \"model\": " << json_string(c.model)
+      << ",\n      \"model_name\": " << json_string(c.model_name)
+      << ",\n      \"solver\": " << json_string(c.solver)
+      << ",\n      \"iterations_limit\": " << c.iterations_limit
+      << ",\n      \"tolerance\": " << json_number(c.tolerance)
+      << ",\n      \"noslip_iterations_left_out\": " << c.noslip_left_out
+      << ",\n      \"max_force_error\": " << json_number(c.max_force)
+      << ",\n      \"max_constraint_error\": " << json_number(c.max_constraint)
+      << ",\n      \"rows\": " << c.rows.size()
+      << ",\n      \"rows_with_constraints\": " << c.rows_with_constraints
+      << ",\n      \"seconds\": " << json_number(c.seconds)
+      << ",\n      \"force_error\": " << stat(c.worst_force, c.worst_force_row, c.mean_force)
+      << ",\n      \"constraint_error\": "
+      << stat(c.worst_constraint, c.worst_constraint_row, c.mean_constraint)
+      << ",\n      \"iterations\": {\"mean\": " << json_number(c.mean_iterations)
+      << ", \"max\": " << c.max_iterations << ", \"limit\": " << c.iterations_limit
+      << ", \"rows_at_limit\": " << c.at_limit.size()
+      << "},\n      \"rows_singular_inertia\": " << c.singular.size()
+      << ",\n      \"failing_rows\": [";
+    for (size_t i = 0; i < c.over.size(); ++i) {
+      const RowResult& r = c.rows[c.over[i]];
+      j << (i ? "," : "") << "\n        {\"row\": " << json_string(c.row_name(c.over[i]))
+        << ", \"force_error\": " << json_number(r.force)
+        << ", \"constraint_error\": " << json_number(r.constraint) << ", \"solver_fwdinv\": ["
+        << json_number(r.constraint_absolute) << ", " << json_number(r.force_absolute)
+        << "], \"iterations\": " << r.iterations << "}";
+    }
+    j << (c.over.empty() ? "]" : "\n      ]")
+      << ",\n      \"passed\": " << (c.passed() ? "true" : "false") << "\n    }";
+  }
+  j << "\n  ]\n}\n";
+  return j.str();
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\n' || ch == '\t') out += ch;
+    }
+  }
+  return out;
+}
+
+// JUnit XML: one test suite, one test case per model and solver, a failure naming the rows.
+std::string junit_report(const std::vector<Case>& cases) {
+  int failures = 0;
+  double seconds = 0;
+  for (const Case& c : cases) {
+    failures += c.passed() ? 0 : 1;
+    seconds += c.seconds;
+  }
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    << "<testsuites name=\"joco-fwdinv-check\" tests=\"" << cases.size() << "\" failures=\""
+    << failures << "\" errors=\"0\" time=\"" << fmt::format("{:.3f}", seconds) << "\">\n"
+    << "  <testsuite name=\"joco-fwdinv-check\" tests=\"" << cases.size() << "\" failures=\""
+    << failures << "\" errors=\"0\" skipped=\"0\" time=\"" << fmt::format("{:.3f}", seconds)
+    << "\">\n";
+  for (const Case& c : cases) {
+    const std::string name = c.model_name + " (" + c.solver + ")";
+    x << "    <testcase classname=\"joco-fwdinv-check." << xml_escape(c.model_name) << "\" name=\""
+      << xml_escape(name) << "\" file=\"" << xml_escape(c.model) << "\" time=\""
+      << fmt::format("{:.3f}", c.seconds) << "\">\n";
+    const std::string summary = fmt::format(
+        "{} rows; force error worst {:.3e} mean {:.3e} (max {:g}); constraint error worst "
+        "{:.3e} mean {:.3e} (max {:g}); iterations mean {:.2f} max {} limit {}, {} rows at the "
+        "limit",
+        c.rows.size(), c.worst_force, c.mean_force, c.max_force, c.worst_constraint,
+        c.mean_constraint, c.max_constraint, c.mean_iterations, c.max_iterations,
+        c.iterations_limit, c.at_limit.size());
+    if (!c.passed()) {
+      std::string rows;
+      for (size_t i : c.over) {
+        const RowResult& r = c.rows[i];
+        rows += fmt::format("row {}: force error {:.3e}, constraint error {:.3e}, {} iterations\n",
+                            c.row_name(i), r.force, r.constraint, r.iterations);
+      }
+      x << "      <failure message=\""
+        << xml_escape(std::to_string(c.over.size()) +
+                      " row(s) over a threshold: " + list_rows(c, c.over, 20))
+        << "\" type=\"threshold\">" << xml_escape(rows) << "</failure>\n";
+    }
+    x << "      <system-out>" << xml_escape(summary) << "</system-out>\n    </testcase>\n";
+  }
+  x << "  </testsuite>\n</testsuites>\n";
+  return x.str();
+}
+
+int run(const Options& o, const ToolContext& ctx) {
+  if (!o.states.empty() && o.models.size() > 1) {
+    throw UsageError("--states belongs to one model; give a single MODEL with it");
+  }
+  std::vector<Case> cases;
+  for (const std::string& path : o.models) {
+    Model m = load_model(path);
+    if (o.iterations > 0) m.opt.iterations = o.iterations;
+    if (o.tolerance >= 0) m.opt.tolerance = o.tolerance;
+    const std::vector<State> states =
+        o.states.empty() ? rollout_states(m, o) : file_states(m, o.states);
+    for (int solver : solvers_to_run(o, m)) {
+      Model ms = m;
+      ms.opt.solver = solver;
+      // The noslip post-processing makes the friction forces those of another problem, which no
+      // inverse reproduces: the check is of the solver's own solution.
+      ms.opt.noslip_iterations = 0;
+      cases.push_back(check(ms, path, states, o, ctx));
+      cases.back().noslip_left_out = m.opt.noslip_iterations;
+      if (!ctx.quiet()) print_summary(cases.back(), o);
+    }
+  }
+  if (!o.report.empty()) {
+    const std::string text = o.report == "json" ? json_report(cases, o) : junit_report(cases);
+    write_output(o.output, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()),
+                                                    text.size()));
+  }
+  for (const Case& c : cases) {
+    if (!c.passed()) return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace joco::tools
+
+int main(int argc, char** argv) {
+  joco::tools::Options o;
+  return joco::tools::run_tool(
+      argc, argv, "joco-fwdinv-check",
+      "Forward/inverse consistency of the constraint solver: exit 1 when a discrepancy exceeds "
+      "its threshold.",
+      [&](CLI::App& app) {
+        app.add_option("MODEL", o.models,
+                       "Models: .jmb, .xml (MJCF), .urdf, or - for standard input; each is a test "
+                       "case")
+            ->required();
+        auto* states = app.add_option(
+            "--states", o.states, "Check at every row of FILE.h5[:/group] instead of a rollout");
+        app.add_option("--steps", o.steps, "Steps of the rollout (default 500)")
+            ->check(CLI::NonNegativeNumber)
+            ->excludes(states);
+        app.add_option("--ctrl-noise", o.ctrl_noise,
+                       "Rollout controls: this fraction of each control range, pseudo-random "
+                       "(default 0.1)")
+            ->check(CLI::Range(0.0, 1.0))
+            ->excludes(states);
+        app.add_option("--seed", o.seed, "Seed of the control noise")
+            ->check(CLI::NonNegativeNumber)
+            ->excludes(states);
+        app.add_option("--max-force-error", o.max_force_error,
+                       "Threshold of the applied-force discrepancy (default: 1e4 times the solver "
+                       "tolerance, at least 1e-6)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--max-constraint-error", o.max_constraint_error,
+                       "Threshold of the constraint-force discrepancy (default: as the force "
+                       "threshold)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_flag("--absolute", o.absolute,
+                     "Thresholds on the absolute norms (solver_fwdinv) instead of relative to the "
+                     "forces in balance");
+        app.add_option("--solver", o.solver,
+                       "Solver to check: pgs, cg, newton or all (default: the "
+                       "model's)")
+            ->check(CLI::IsMember({"pgs", "cg", "newton", "all"}));
+        app.add_option("--iterations", o.iterations, "Override the model's solver iterations")
+            ->check(CLI::PositiveNumber);
+        app.add_option("--tolerance", o.tolerance, "Override the model's solver tolerance")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--report", o.report, "Write a report: json or junit")
+            ->check(CLI::IsMember({"json", "junit"}));
+        app.add_option("-o,--output", o.output,
+                       "Report file (- for standard output, the default); needs --report");
+        app.add_option("--threads", o.threads, "Threads (states in parallel)")
+            ->check(CLI::Range(1, 1024));
+      },
+      [&](const joco::tools::ToolContext& ctx) { return joco::tools::run(o, ctx); });
+}
