@@ -20,6 +20,7 @@
 #include "common/io.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
+#include "joco/smooth.h"
 
 namespace joco::tools {
 
@@ -522,6 +523,19 @@ void TrajectoryWriter::enable_contacts() {
   add("frame", {9}, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE);
   add("dist", {}, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE);
   add("force", {6}, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE);
+}
+
+ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row) {
+  const Contact& c = d.contact[i];
+  ContactRecord r;
+  r.row = row;
+  r.geom1 = c.geom1;
+  r.geom2 = c.geom2;
+  std::memcpy(r.pos, c.pos, sizeof(r.pos));
+  std::memcpy(r.frame, c.frame, sizeof(r.frame));
+  r.dist = c.dist;
+  contact_force(m, d, i, r.force);
+  return r;
 }
 
 void TrajectoryWriter::append_contacts(std::span<const ContactRecord> contacts) {

@@ -86,6 +86,10 @@ struct ContactRecord {
   double force[6] = {};  // normal, tangent forces and torques, in the contact frame
 };
 
+// Contact i of d as a record of trajectory row `row`, its force decoded from efc_force
+// (contact_force, as mj_contactForce: pyramidal and elliptic cones alike).
+ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row);
+
 // ---------------------------------------------------------------------------------------------
 // Writing
 

@@ -203,18 +203,8 @@ void inverse_row(const Model& m, Data& d, const Inputs& in, size_t r, const Opti
   put(out.sensordata, d.sensordata, m.nsensordata);
   out.ncon[r] = d.ncon;
   out.nefc[r] = d.nefc;
-  for (int i = 0; i < d.ncon; ++i) {
-    const Contact& c = d.contact[i];
-    ContactRecord rec;
-    rec.row = static_cast<int64_t>(r);
-    rec.geom1 = c.geom1;
-    rec.geom2 = c.geom2;
-    std::memcpy(rec.pos, c.pos, sizeof(rec.pos));
-    std::memcpy(rec.frame, c.frame, sizeof(rec.frame));
-    rec.dist = c.dist;
-    contact_force(m, d, i, rec.force);
-    out.contacts[r].push_back(rec);
-  }
+  for (int i = 0; i < d.ncon; ++i)
+    out.contacts[r].push_back(contact_record(m, d, i, static_cast<int64_t>(r)));
   if (estimate) {
     // What the actuators must produce: the inverse force less the applied forces of the input.
     std::vector<double> target(d.qfrc_inverse, d.qfrc_inverse + m.nv), external(m.nv, 0.0);

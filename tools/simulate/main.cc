@@ -86,20 +86,7 @@ struct Recording {
       }
     }
     if (!with_contacts) return;
-    for (int i = 0; i < d.ncon; ++i) {
-      const Contact& c = d.contact[i];
-      ContactRecord r;
-      r.row = row;
-      r.geom1 = c.geom1;
-      r.geom2 = c.geom2;
-      std::memcpy(r.pos, c.pos, sizeof(r.pos));
-      std::memcpy(r.frame, c.frame, sizeof(r.frame));
-      r.dist = c.dist;
-      if (c.efc_address >= 0) {
-        for (int k = 0; k < c.dim && k < 6; ++k) r.force[k] = d.efc_force[c.efc_address + k];
-      }
-      contacts.push_back(r);
-    }
+    for (int i = 0; i < d.ncon; ++i) contacts.push_back(contact_record(m, d, i, row));
   }
 
   void write(TrajectoryWriter& w, bool with_contacts) const {

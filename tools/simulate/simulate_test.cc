@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -15,7 +16,9 @@ const std::string kModels = JOCO_TESTDATA_DIR;
 
 std::string model(const std::string& relative) { return kModels + "/" + relative; }
 
-Matrix read(const std::string& file, Field f) { return TrajectoryInput::open(file).single().read(f); }
+Matrix read(const std::string& file, Field f) {
+  return TrajectoryInput::open(file).single().read(f);
+}
 
 TEST(JocoSimulate, WritesNPlusOneRows) {
   const std::string dir = test::temp_dir();
@@ -35,8 +38,8 @@ TEST(JocoSimulate, EvaluateReproducesTheRolloutsQacc) {
   auto r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
                      " --steps 40 --ctrl-noise 0.3 --seed 2 -o " + dir + "/run.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --evaluate " + dir +
-                "/run.h5 --threads 2 -o " + dir + "/eval.h5");
+  r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --evaluate " +
+                dir + "/run.h5 --threads 2 -o " + dir + "/eval.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Matrix a = read(dir + "/run.h5", Field::kQacc), b = read(dir + "/eval.h5", Field::kQacc);
   ASSERT_EQ(a.data.size(), b.data.size());
@@ -59,14 +62,16 @@ TEST(JocoSimulate, ControlsFromAFileAreApplied) {
   r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --ctrl " + dir +
                 "/source.h5 -o " + dir + "/replay.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Matrix a = read(dir + "/source.h5", Field::kQpos), b = read(dir + "/replay.h5", Field::kQpos);
+  const Matrix a = read(dir + "/source.h5", Field::kQpos),
+               b = read(dir + "/replay.h5", Field::kQpos);
   ASSERT_EQ(a.data, b.data);
 }
 
 TEST(JocoSimulate, BatchesWriteOneGroupPerRollout) {
   const std::string dir = test::temp_dir();
-  const auto r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
-                           " --steps 10 --ctrl-noise 0.5 --batch 3 --threads 2 -o " + dir + "/batch.h5");
+  const auto r =
+      test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
+                " --steps 10 --ctrl-noise 0.5 --batch 3 --threads 2 -o " + dir + "/batch.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   TrajectoryInput in = TrajectoryInput::open(dir + "/batch.h5");
   ASSERT_EQ(in.rollout_groups().size(), 3u);
@@ -78,8 +83,9 @@ TEST(JocoSimulate, BatchesWriteOneGroupPerRollout) {
 
 TEST(JocoSimulate, StartsFromAKeyframe) {
   const std::string dir = test::temp_dir();
-  const auto r = test::run("joco-simulate " + model("mujoco-tests/test__user__testdata__keyframe.xml") +
-                           " --init 1 --steps 0 -o " + dir + "/key.h5");
+  const auto r =
+      test::run("joco-simulate " + model("mujoco-tests/test__user__testdata__keyframe.xml") +
+                " --init 1 --steps 0 -o " + dir + "/key.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read(dir + "/key.h5", Field::kQpos)(0, 0), 0.2);
 }
@@ -87,18 +93,48 @@ TEST(JocoSimulate, StartsFromAKeyframe) {
 TEST(JocoSimulate, BadTrajectoryFilesExitThree) {
   const std::string dir = test::temp_dir();
   // A trajectory for another model: wrong widths.
-  auto r = test::run("joco-simulate " + model("mujoco/model/slider_crank/slider_crank.xml") + " --steps 5 -o " +
-                     dir + "/slider.h5");
+  auto r = test::run("joco-simulate " + model("mujoco/model/slider_crank/slider_crank.xml") +
+                     " --steps 5 -o " + dir + "/slider.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --ctrl " + dir + "/slider.h5 -o " +
-                dir + "/out.h5");
+  r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --ctrl " + dir +
+                "/slider.h5 -o " + dir + "/out.h5");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("slider.h5"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.h5"));
   // Not HDF5 at all.
   std::ofstream(dir + "/junk.h5") << "not hdf5";
-  r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --evaluate " + dir + "/junk.h5");
+  r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") + " --evaluate " +
+                dir + "/junk.h5");
   EXPECT_EQ(r.exit_code, 3) << r.err;
+}
+
+// A box resting on the floor: the contact table's normal forces carry its weight, in both cone
+// types (the pyramidal rows' efc_force is decoded, not copied).
+TEST(JocoSimulate, ContactForcesAreDecodedForBothCones) {
+  const std::string dir = test::temp_dir();
+  for (const std::string cone : {"pyramidal", "elliptic"}) {
+    const std::string xml = dir + "/box_" + cone + ".xml";
+    std::ofstream(xml) << "<mujoco><option cone='" << cone << "' timestep='0.002'/><worldbody>"
+                       << "<geom type='plane' size='1 1 0.1'/><body pos='0 0 0.1'><freejoint/>"
+                       << "<geom type='box' size='0.1 0.1 0.1' mass='2'/></body></worldbody>"
+                       << "</mujoco>";
+    const auto r = test::run("joco-simulate " + xml + " --steps 500 --contacts -o " + dir + "/" +
+                             cone + ".h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Trajectory t = TrajectoryInput::open(dir + "/" + cone + ".h5").single();
+    const std::vector<ContactRecord> contacts = t.read_contacts();
+    double normal = 0, tangent = 0;
+    int count = 0;
+    for (const ContactRecord& c : contacts) {
+      if (c.row != 499) continue;  // the forces acting on the last integrated state
+      ++count;
+      normal += c.force[0];
+      tangent += std::abs(c.force[1]) + std::abs(c.force[2]);
+    }
+    ASSERT_EQ(count, 4) << cone;
+    EXPECT_NEAR(normal, 2 * 9.81, 1e-3) << cone;
+    EXPECT_LT(tangent, 1e-6) << cone;
+  }
 }
 
 TEST(JocoSimulate, UsageErrorsExitTwo) {
