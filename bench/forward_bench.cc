@@ -1,6 +1,6 @@
 // Google Benchmark of forward and step on models of the list: arm26 (muscles, spatial
-// tendons, joint limits) and humanoid without contacts. Figures with mujoco-testspeed beside them go
-// to bench/RESULTS.md (scripts/bench runs both on the same machine).
+// tendons, joint limits) and humanoid without contacts. Figures with mujoco-testspeed beside them
+// go to bench/RESULTS.md (scripts/bench runs both on the same machine).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -19,7 +19,8 @@ joco::Model load(const std::string& relative, bool no_contacts) {
 // testspeed's control noise (Halton sequence, 1% of the range) so the state keeps changing.
 double halton(int64_t index, int base) {
   double result = 0, fraction = 1.0 / base;
-  for (; index > 0; index /= base, fraction /= base) result += fraction * static_cast<double>(index % base);
+  for (; index > 0; index /= base, fraction /= base)
+    result += fraction * static_cast<double>(index % base);
   return result;
 }
 

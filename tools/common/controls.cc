@@ -38,7 +38,8 @@ ControlSource ControlSource::from_file(const std::string& ref, const Model& m) {
   s.file_rows_ = t.rows();
   if (s.file_rows_ == 0) throw InputError(t.where() + ": no rows");
   if (m.nu > 0) {
-    if (!t.has(Field::kCtrl)) throw InputError(t.where() + ": no 'ctrl' dataset, but the model has actuators");
+    if (!t.has(Field::kCtrl))
+      throw InputError(t.where() + ": no 'ctrl' dataset, but the model has actuators");
     s.ctrl_ = t.read(Field::kCtrl);
   }
   if (t.has(Field::kQfrcApplied)) s.qfrc_applied_ = t.read(Field::kQfrcApplied);
@@ -72,7 +73,8 @@ void ControlSource::apply(const Model& m, Data& d, size_t row) const {
       std::memcpy(d.qfrc_applied, qfrc_applied_.row(r), sizeof(double) * static_cast<size_t>(m.nv));
     }
     if (!xfrc_applied_.data.empty()) {
-      std::memcpy(d.xfrc_applied, xfrc_applied_.row(r), sizeof(double) * 6 * static_cast<size_t>(m.nbody));
+      std::memcpy(d.xfrc_applied, xfrc_applied_.row(r),
+                  sizeof(double) * 6 * static_cast<size_t>(m.nbody));
     }
   } else if (noise_ > 0) {
     control_noise(m, noise_, seed_, static_cast<int64_t>(row), d.ctrl);

@@ -15,8 +15,8 @@ namespace joco::tools {
 // The radical inverse of `index` in `base` (the Halton sequence), in [0, 1).
 double halton(int64_t index, int base);
 
-// testspeed's control noise at step `i`: ctrl[j] = center + noise * radius * (2 halton(i, j + 2) - 1),
-// with center and radius from ctrlrange where limited (0 and 1 otherwise). `seed` shifts the
+// testspeed's control noise at step `i`: ctrl[j] = center + noise * radius * (2 halton(i, j + 2) -
+// 1), with center and radius from ctrlrange where limited (0 and 1 otherwise). `seed` shifts the
 // sequence (seed 0 is testspeed's).
 void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double* ctrl);
 

@@ -48,7 +48,8 @@ std::vector<uint8_t> read_input(const std::string& path) {
     std::vector<uint8_t> bytes;
     uint8_t buffer[1 << 16];
     size_t n;
-    while ((n = std::fread(buffer, 1, sizeof(buffer), stdin)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+    while ((n = std::fread(buffer, 1, sizeof(buffer), stdin)) > 0)
+      bytes.insert(bytes.end(), buffer, buffer + n);
     if (std::ferror(stdin)) throw InputError("<stdin>: read error");
     return bytes;
   }
@@ -56,7 +57,8 @@ std::vector<uint8_t> read_input(const std::string& path) {
   if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path + ": read error");
   return bytes;
 }
@@ -64,7 +66,8 @@ std::vector<uint8_t> read_input(const std::string& path) {
 void write_output(const std::string& path, std::span<const uint8_t> bytes) {
   if (path == "-") {
     write_all(stdout, bytes, "<stdout>");
-    if (std::fflush(stdout) != 0) throw RuntimeError("cannot write <stdout>: " + std::string(std::strerror(errno)));
+    if (std::fflush(stdout) != 0)
+      throw RuntimeError("cannot write <stdout>: " + std::string(std::strerror(errno)));
     return;
   }
   const std::string temp = temp_beside(path);

@@ -19,9 +19,9 @@ std::vector<uint8_t> read_input(const std::string& path);
 // Throws RuntimeError (exit 4) when writing fails; never leaves a partial file at `path`.
 void write_output(const std::string& path, std::span<const uint8_t> bytes);
 
-// An output file written by a library that wants a path (HDF5): write to temp_path(), then commit().
-// Without commit() the temporary file is removed. For "-", temp_path() is a private temporary file
-// whose bytes commit() copies to standard output.
+// An output file written by a library that wants a path (HDF5): write to temp_path(), then
+// commit(). Without commit() the temporary file is removed. For "-", temp_path() is a private
+// temporary file whose bytes commit() copies to standard output.
 class AtomicOutput {
  public:
   explicit AtomicOutput(const std::string& path);

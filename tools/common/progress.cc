@@ -7,7 +7,9 @@
 namespace joco::tools {
 
 Progress::Progress(std::string label, int64_t total, bool enabled)
-    : label_(std::move(label)), total_(total > 0 ? total : 1), enabled_(enabled && ::isatty(STDERR_FILENO)) {
+    : label_(std::move(label)),
+      total_(total > 0 ? total : 1),
+      enabled_(enabled && ::isatty(STDERR_FILENO)) {
   start_ = last_draw_ = std::chrono::steady_clock::now();
 }
 
@@ -25,12 +27,14 @@ void Progress::advance(int64_t units) {
 
 void Progress::draw() {
   constexpr int kWidth = 30;
-  const double fraction = static_cast<double>(done_ < total_ ? done_ : total_) / static_cast<double>(total_);
+  const double fraction =
+      static_cast<double>(done_ < total_ ? done_ : total_) / static_cast<double>(total_);
   const int filled = static_cast<int>(fraction * kWidth);
   char bar[kWidth + 1];
   for (int i = 0; i < kWidth; ++i) bar[i] = i < filled ? '#' : '.';
   bar[kWidth] = '\0';
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
   std::fprintf(stderr, "\r%s [%s] %3.0f%%  %.1fs left ", label_.c_str(), bar, 100 * fraction, eta);
   std::fflush(stderr);

@@ -3,14 +3,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 
 namespace joco::tools {
 
 struct ToolContext {
-  std::string name;  // "joco-compile"
+  std::string name;   // "joco-compile"
   int verbosity = 0;  // -v adds one, -q subtracts one
   bool quiet() const { return verbosity < 0; }
 };

@@ -1,12 +1,12 @@
 // Compiled into tool_tests only (see tools/CMakeLists.txt).
+#include "common/tool_test_support.h"
+
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include "common/tool_test_support.h"
 
 namespace joco::tools::test {
 
@@ -23,8 +23,8 @@ std::string slurp(const fs::path& p) {
 
 std::string temp_dir() {
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("joco-tool-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const fs::path dir = fs::temp_directory_path() / ("joco-tool-test-" + std::to_string(::getpid()) +
+                                                    "-" + std::to_string(counter++));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
@@ -33,7 +33,8 @@ std::string temp_dir() {
 RunResult run(const std::string& command, const std::string& stdin_path) {
   const fs::path dir = temp_dir();
   const std::string out = (dir / "out").string(), err = (dir / "err").string();
-  std::string full = "export PATH='" JOCO_TOOL_DIR "':\"$PATH\"; ( " + command + " ) >'" + out + "' 2>'" + err + "'";
+  std::string full = "export PATH='" JOCO_TOOL_DIR "':\"$PATH\"; ( " + command + " ) >'" + out +
+                     "' 2>'" + err + "'";
   full += " <'" + (stdin_path.empty() ? std::string("/dev/null") : stdin_path) + "'";
   const int status = std::system(full.c_str());
   RunResult r;

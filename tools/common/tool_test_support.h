@@ -11,8 +11,8 @@ struct RunResult {
   std::string err;
 };
 
-// Runs `command` through the shell with the tools' build directory first on PATH; `stdin_path`, when
-// given, is fed to standard input.
+// Runs `command` through the shell with the tools' build directory first on PATH; `stdin_path`,
+// when given, is fed to standard input.
 RunResult run(const std::string& command, const std::string& stdin_path = "");
 
 // A fresh empty directory for one test's files, removed at exit.

@@ -106,15 +106,16 @@ namespace {
 
 TEST(JocoCompile, CompilesMjcfAndTheJmbRoundTrips) {
   const std::string dir = test::temp_dir();
-  const std::string xml = std::string(JOCO_TESTDATA_DIR) + "/mujoco/model/slider_crank/slider_crank.xml";
+  const std::string xml =
+      std::string(JOCO_TESTDATA_DIR) + "/mujoco/model/slider_crank/slider_crank.xml";
   auto r = test::run("joco-compile " + xml + " -o " + dir + "/a.jmb");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = test::run("joco-compile " + dir + "/a.jmb -o " + dir + "/b.jmb");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_input(dir + "/a.jmb"), read_input(dir + "/b.jmb"));
   // XML read from standard input resolves relative paths against the working directory.
-  r = test::run("cd " + std::string(JOCO_TESTDATA_DIR) + "/mujoco/model/slider_crank && joco-compile - -o " + dir +
-                    "/c.jmb",
+  r = test::run("cd " + std::string(JOCO_TESTDATA_DIR) +
+                    "/mujoco/model/slider_crank && joco-compile - -o " + dir + "/c.jmb",
                 xml);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_input(dir + "/a.jmb").size(), read_input(dir + "/c.jmb").size());
@@ -122,10 +123,12 @@ TEST(JocoCompile, CompilesMjcfAndTheJmbRoundTrips) {
 
 TEST(JocoCompile, MalformedMjcfExitsThreeWithLineAndElement) {
   const std::string dir = test::temp_dir();
-  std::ofstream(dir + "/bad.xml") << "<mujoco>\n  <worldbody>\n    <geom size=\"1\" colour=\"red\"/>\n  </worldbody>\n</mujoco>\n";
+  std::ofstream(dir + "/bad.xml") << "<mujoco>\n  <worldbody>\n    <geom size=\"1\" "
+                                     "colour=\"red\"/>\n  </worldbody>\n</mujoco>\n";
   const auto r = test::run("joco-compile " + dir + "/bad.xml -o " + dir + "/out.jmb");
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.err.find("bad.xml:3: <geom>: unrecognized attribute 'colour'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.xml:3: <geom>: unrecognized attribute 'colour'"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.jmb"));
 }
 

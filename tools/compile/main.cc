@@ -1,5 +1,6 @@
 // joco-compile MODEL [-o OUT.jmb] [--print json|text]
-// Compiles MJCF or URDF (or reads a .jmb) into a binary model, and/or dumps the compiled model's fields.
+// Compiles MJCF or URDF (or reads a .jmb) into a binary model, and/or dumps the compiled model's
+// fields.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -15,10 +16,13 @@
 int main(int argc, char** argv) {
   std::string input, output, print;
   return joco::tools::run_tool(
-      argc, argv, "joco-compile", "Compile an MJCF or URDF model (or read a .jmb) into a joco binary model.",
+      argc, argv, "joco-compile",
+      "Compile an MJCF or URDF model (or read a .jmb) into a joco binary model.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", input, "Model: .xml (MJCF), .urdf, .jmb, or - for standard input")->required();
-        app.add_option("-o,--output", output, "Write the binary model here (- for standard output)");
+        app.add_option("MODEL", input, "Model: .xml (MJCF), .urdf, .jmb, or - for standard input")
+            ->required();
+        app.add_option("-o,--output", output,
+                       "Write the binary model here (- for standard output)");
         app.add_option("--print", print, "Dump the compiled model to standard output: json or text")
             ->check(CLI::IsMember({"json", "text"}));
       },
@@ -30,13 +34,15 @@ int main(int argc, char** argv) {
           throw joco::UsageError("-o - and --print both want standard output; choose one");
         }
         const joco::Model model = joco::tools::load_model(input);
-        spdlog::info("{}: nq={} nv={} nu={} nbody={} ngeom={}", joco::tools::display_name(input), model.nq,
-                     model.nv, model.nu, model.nbody, model.ngeom);
+        spdlog::info("{}: nq={} nv={} nu={} nbody={} ngeom={}", joco::tools::display_name(input),
+                     model.nq, model.nv, model.nu, model.nbody, model.ngeom);
         if (!output.empty()) joco::tools::write_output(output, joco::write_jmb(model));
         if (!print.empty()) {
           std::ostringstream text;
-          if (print == "json") joco::print_model_json(model, text);
-          else joco::print_model_text(model, text);
+          if (print == "json")
+            joco::print_model_json(model, text);
+          else
+            joco::print_model_text(model, text);
           const std::string s = text.str();
           joco::tools::write_output("-", {reinterpret_cast<const uint8_t*>(s.data()), s.size()});
         }

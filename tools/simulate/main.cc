@@ -51,8 +51,8 @@ std::vector<Field> recorded_fields(const Model& m, bool applied_forces) {
     f.push_back(Field::kQfrcApplied);
     f.push_back(Field::kXfrcApplied);
   }
-  for (Field x : {Field::kQfrcActuator, Field::kQfrcConstraint, Field::kQfrcBias, Field::kNcon, Field::kNefc,
-                  Field::kSolverNiter}) {
+  for (Field x : {Field::kQfrcActuator, Field::kQfrcConstraint, Field::kQfrcBias, Field::kNcon,
+                  Field::kNefc, Field::kSolverNiter}) {
     f.push_back(x);
   }
   return f;
@@ -63,7 +63,8 @@ struct Recording {
   std::map<Field, std::vector<double>> values;
   std::vector<ContactRecord> contacts;
 
-  void record(const Model& m, const Data& d, const std::vector<Field>& fields, int64_t row, bool with_contacts) {
+  void record(const Model& m, const Data& d, const std::vector<Field>& fields, int64_t row,
+              bool with_contacts) {
     for (Field f : fields) {
       std::vector<double>& v = values[f];
       switch (f) {
@@ -73,11 +74,19 @@ struct Recording {
         case Field::kAct: v.insert(v.end(), d.act, d.act + m.na); break;
         case Field::kCtrl: v.insert(v.end(), d.ctrl, d.ctrl + m.nu); break;
         case Field::kQacc: v.insert(v.end(), d.qacc, d.qacc + m.nv); break;
-        case Field::kSensordata: v.insert(v.end(), d.sensordata, d.sensordata + m.nsensordata); break;
+        case Field::kSensordata:
+          v.insert(v.end(), d.sensordata, d.sensordata + m.nsensordata);
+          break;
         case Field::kQfrcApplied: v.insert(v.end(), d.qfrc_applied, d.qfrc_applied + m.nv); break;
-        case Field::kXfrcApplied: v.insert(v.end(), d.xfrc_applied, d.xfrc_applied + 6 * m.nbody); break;
-        case Field::kQfrcActuator: v.insert(v.end(), d.qfrc_actuator, d.qfrc_actuator + m.nv); break;
-        case Field::kQfrcConstraint: v.insert(v.end(), d.qfrc_constraint, d.qfrc_constraint + m.nv); break;
+        case Field::kXfrcApplied:
+          v.insert(v.end(), d.xfrc_applied, d.xfrc_applied + 6 * m.nbody);
+          break;
+        case Field::kQfrcActuator:
+          v.insert(v.end(), d.qfrc_actuator, d.qfrc_actuator + m.nv);
+          break;
+        case Field::kQfrcConstraint:
+          v.insert(v.end(), d.qfrc_constraint, d.qfrc_constraint + m.nv);
+          break;
         case Field::kQfrcBias: v.insert(v.end(), d.qfrc_bias, d.qfrc_bias + m.nv); break;
         case Field::kNcon: v.push_back(d.ncon); break;
         case Field::kNefc: v.push_back(d.nefc); break;
@@ -103,9 +112,12 @@ void initial_state(const Model& m, Data& d, const Options& o) {
   reset_data(m, d);
   if (o.init.empty()) return;
   int key = m.name_to_id(kObjKey, o.init);
-  if (key < 0 && !o.init.empty() && std::all_of(o.init.begin(), o.init.end(), ::isdigit)) key = std::stoi(o.init);
+  if (key < 0 && !o.init.empty() && std::all_of(o.init.begin(), o.init.end(), ::isdigit))
+    key = std::stoi(o.init);
   if (key >= 0) {
-    if (key >= m.nkey) throw UsageError("--init " + o.init + ": the model has " + std::to_string(m.nkey) + " keyframes");
+    if (key >= m.nkey)
+      throw UsageError("--init " + o.init + ": the model has " + std::to_string(m.nkey) +
+                       " keyframes");
     reset_to_keyframe(m, d, key);
     return;
   }
@@ -117,20 +129,22 @@ void initial_state(const Model& m, Data& d, const Options& o) {
   const int64_t rows = static_cast<int64_t>(t.rows());
   const int64_t row = o.init_row < 0 ? rows + o.init_row : o.init_row;
   if (row < 0 || row >= rows) {
-    throw UsageError("--init-row " + std::to_string(o.init_row) + ": " + t.where() + " has " + std::to_string(rows) +
-                     " rows");
+    throw UsageError("--init-row " + std::to_string(o.init_row) + ": " + t.where() + " has " +
+                     std::to_string(rows) + " rows");
   }
   const size_t r = static_cast<size_t>(row);
   t.read_into(Field::kQpos, r, 1, {d.qpos, static_cast<size_t>(m.nq)});
   if (t.has(Field::kQvel)) t.read_into(Field::kQvel, r, 1, {d.qvel, static_cast<size_t>(m.nv)});
-  if (m.na && t.has(Field::kAct)) t.read_into(Field::kAct, r, 1, {d.act, static_cast<size_t>(m.na)});
+  if (m.na && t.has(Field::kAct))
+    t.read_into(Field::kAct, r, 1, {d.act, static_cast<size_t>(m.na)});
   if (t.has(Field::kTime)) t.read_into(Field::kTime, r, 1, {&d.time, 1});
-  if (t.has(Field::kQacc)) t.read_into(Field::kQacc, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
+  if (t.has(Field::kQacc))
+    t.read_into(Field::kQacc, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
 }
 
 // One rollout of `steps` steps: steps + 1 rows.
-Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource& controls, int64_t steps,
-                  const std::vector<Field>& fields, Progress* progress) {
+Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource& controls,
+                  int64_t steps, const std::vector<Field>& fields, Progress* progress) {
   Recording rec;
   initial_state(m, d, o);
   for (int64_t t = 0; t <= steps; ++t) {
@@ -161,10 +175,13 @@ void summarize(const Model& m, const Data& d, const Recording& rec, int64_t step
     for (double c : ncon->second) contacts += c;
     rows = static_cast<double>(ncon->second.size());
   }
-  spdlog::info("model '{}': nq={} nv={} nu={} nbody={} ngeom={}", m.model_name(), m.nq, m.nv, m.nu, m.nbody, m.ngeom);
-  spdlog::info("{} steps of {} s to time {:.4f} s in {:.3f} s wall ({:.0f} steps/s), {:.2f} contacts per step", steps,
-               m.opt.timestep, d.time, seconds, seconds > 0 ? static_cast<double>(steps) / seconds : 0.0,
-               rows > 0 ? contacts / rows : 0.0);
+  spdlog::info("model '{}': nq={} nv={} nu={} nbody={} ngeom={}", m.model_name(), m.nq, m.nv, m.nu,
+               m.nbody, m.ngeom);
+  spdlog::info(
+      "{} steps of {} s to time {:.4f} s in {:.3f} s wall ({:.0f} steps/s), {:.2f} contacts per "
+      "step",
+      steps, m.opt.timestep, d.time, seconds,
+      seconds > 0 ? static_cast<double>(steps) / seconds : 0.0, rows > 0 ? contacts / rows : 0.0);
   int warnings = 0;
   for (const WarningStat& w : d.warning) warnings += w.number;
   if (warnings) spdlog::warn("{} warnings during the rollout", warnings);
@@ -201,7 +218,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
   if (o.batch == 0) {
     Data d(m);
     const Recording rec = rollout(m, d, o, controls, steps, fields, &progress);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summarize(m, d, rec, steps, seconds);
     TrajectoryWriter& w = file.trajectory();
     rec.write(w, o.contacts);
@@ -243,7 +261,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
   }
   progress.finish();
   file.commit();
-  spdlog::info("{} rollout(s) of {} steps written to {}", rollouts, steps, display_name(o.output, true));
+  spdlog::info("{} rollout(s) of {} steps written to {}", rollouts, steps,
+               display_name(o.output, true));
   return kExitOk;
 }
 
@@ -266,8 +285,8 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     auto read = [&](Field f) { return t.has(f) ? std::optional<Matrix>(t.read(f)) : std::nullopt; };
     const Matrix qpos = t.read(Field::kQpos);
     const auto qvel = read(Field::kQvel), act = read(Field::kAct), ctrl = read(Field::kCtrl),
-               time = read(Field::kTime), qacc = read(Field::kQacc), qfrc_applied = read(Field::kQfrcApplied),
-               xfrc_applied = read(Field::kXfrcApplied);
+               time = read(Field::kTime), qacc = read(Field::kQacc),
+               qfrc_applied = read(Field::kQfrcApplied), xfrc_applied = read(Field::kXfrcApplied);
     const bool applied = qfrc_applied || xfrc_applied;
     const std::vector<Field> fields = recorded_fields(m, applied);
     std::vector<Recording> results(rows);
@@ -308,7 +327,8 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     progress.finish();
     Recording all;
     for (Recording& r : results) {
-      for (auto& [field, v] : r.values) all.values[field].insert(all.values[field].end(), v.begin(), v.end());
+      for (auto& [field, v] : r.values)
+        all.values[field].insert(all.values[field].end(), v.begin(), v.end());
       all.contacts.insert(all.contacts.end(), r.contacts.begin(), r.contacts.end());
     }
     TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
@@ -328,26 +348,35 @@ int main(int argc, char** argv) {
   return joco::tools::run_tool(
       argc, argv, "joco-simulate", "Simulate a model and write its trajectory as HDF5.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")->required();
-        app.add_option("-o,--output", o.output, "Output HDF5 file (- for standard output, the default)");
-        app.add_option("--steps", o.steps, "Number of steps (default: the control file's rows - 1, else 1000)")
+        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")
+            ->required();
+        app.add_option("-o,--output", o.output,
+                       "Output HDF5 file (- for standard output, the default)");
+        app.add_option("--steps", o.steps,
+                       "Number of steps (default: the control file's rows - 1, else 1000)")
             ->check(CLI::NonNegativeNumber);
-        auto* ctrl = app.add_option("--ctrl", o.ctrl, "Controls (and applied forces) from FILE.h5[:/group]");
+        auto* ctrl =
+            app.add_option("--ctrl", o.ctrl, "Controls (and applied forces) from FILE.h5[:/group]");
         auto* noise = app.add_option("--ctrl-noise", o.ctrl_noise,
                                      "Pseudo-random controls: this fraction of each control range "
                                      "(mujoco-testspeed's scheme)")
                           ->check(CLI::Range(0.0, 1.0));
         ctrl->excludes(noise);
-        app.add_option("--seed", o.seed, "Seed of the control noise")->check(CLI::NonNegativeNumber);
-        app.add_option("--init", o.init, "Initial state: keyframe name or index, or FILE.h5[:/group]");
-        app.add_option("--init-row", o.init_row, "Row of the --init trajectory (negative: from the end)");
-        auto* batch = app.add_option("--batch", o.batch, "Number of rollouts, written as /rollout_NNNNN groups")
+        app.add_option("--seed", o.seed, "Seed of the control noise")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--init", o.init,
+                       "Initial state: keyframe name or index, or FILE.h5[:/group]");
+        app.add_option("--init-row", o.init_row,
+                       "Row of the --init trajectory (negative: from the end)");
+        auto* batch = app.add_option("--batch", o.batch,
+                                     "Number of rollouts, written as /rollout_NNNNN groups")
                           ->check(CLI::PositiveNumber);
-        app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")->check(CLI::Range(1, 1024));
+        app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")
+            ->check(CLI::Range(1, 1024));
         app.add_flag("--contacts", o.contacts, "Write the contact table");
         app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
-        auto* evaluate = app.add_option("--evaluate", o.evaluate,
-                                        "Forward dynamics at every row of STATES.h5, no integration");
+        auto* evaluate = app.add_option(
+            "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
         evaluate->excludes(batch)->excludes(ctrl)->excludes(noise);
       },
       [&](const joco::tools::ToolContext& ctx) {

@@ -1,24 +1,24 @@
-// Constants and enumerations of the model, with MuJoCo 2.2.2's numeric values so that compiled models,
-// .jmb files and oracle comparisons agree element by element.
+// Constants and enumerations of the model, with MuJoCo 2.2.2's numeric values so that compiled
+// models, .jmb files and oracle comparisons agree element by element.
 #pragma once
 
 namespace joco {
 
 inline constexpr double kPi = 3.14159265358979323846;
-inline constexpr double kMaxVal = 1e10;     // largest |qpos|, |qvel|, |qacc| before divergence
-inline constexpr double kMinMu = 1e-5;      // smallest friction coefficient
-inline constexpr double kMinImp = 0.0001;   // smallest constraint impedance
-inline constexpr double kMaxImp = 0.9999;   // largest constraint impedance
-inline constexpr double kMinVal = 1e-15;    // guard against division by zero
-inline constexpr int kMaxConPair = 50;      // most contacts one geom pair may produce
+inline constexpr double kMaxVal = 1e10;    // largest |qpos|, |qvel|, |qacc| before divergence
+inline constexpr double kMinMu = 1e-5;     // smallest friction coefficient
+inline constexpr double kMinImp = 0.0001;  // smallest constraint impedance
+inline constexpr double kMaxImp = 0.9999;  // largest constraint impedance
+inline constexpr double kMinVal = 1e-15;   // guard against division by zero
+inline constexpr int kMaxConPair = 50;     // most contacts one geom pair may produce
 
-inline constexpr int kNEQDATA = 11;  // eq_data per equality
-inline constexpr int kNDYN = 10;     // actuator dynamics parameters
-inline constexpr int kNGAIN = 10;    // actuator gain parameters
-inline constexpr int kNBIAS = 10;    // actuator bias parameters
-inline constexpr int kNFLUID = 12;   // fluid interaction parameters per geom
-inline constexpr int kNREF = 2;      // solref parameters
-inline constexpr int kNIMP = 5;      // solimp parameters
+inline constexpr int kNEQDATA = 11;    // eq_data per equality
+inline constexpr int kNDYN = 10;       // actuator dynamics parameters
+inline constexpr int kNGAIN = 10;      // actuator gain parameters
+inline constexpr int kNBIAS = 10;      // actuator bias parameters
+inline constexpr int kNFLUID = 12;     // fluid interaction parameters per geom
+inline constexpr int kNREF = 2;        // solref parameters
+inline constexpr int kNIMP = 5;        // solimp parameters
 inline constexpr int kNSOLVER = 1000;  // per-iteration solver statistics kept in Data
 
 enum DisableBit : int {
@@ -50,8 +50,12 @@ inline constexpr int kNEnable = 5;
 enum JointType : int { kJointFree = 0, kJointBall, kJointSlide, kJointHinge };
 
 // Number of position coordinates and of degrees of freedom of each joint type.
-inline constexpr int joint_nq(int type) { return type == kJointFree ? 7 : type == kJointBall ? 4 : 1; }
-inline constexpr int joint_nv(int type) { return type == kJointFree ? 6 : type == kJointBall ? 3 : 1; }
+inline constexpr int joint_nq(int type) {
+  return type == kJointFree ? 7 : type == kJointBall ? 4 : 1;
+}
+inline constexpr int joint_nv(int type) {
+  return type == kJointFree ? 6 : type == kJointBall ? 3 : 1;
+}
 
 enum GeomType : int {
   kGeomPlane = 0,

@@ -1,6 +1,6 @@
-// The workspace of one simulation: state, inputs, intermediate results and outputs with MuJoCo's names
-// (data_fields.h), plus a stack for temporaries. Everything is allocated once, when the Data is made;
-// the pipeline functions never touch the heap.
+// The workspace of one simulation: state, inputs, intermediate results and outputs with MuJoCo's
+// names (data_fields.h), plus a stack for temporaries. Everything is allocated once, when the Data
+// is made; the pipeline functions never touch the heap.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +18,8 @@ namespace joco {
 // One contact found by collision detection.
 struct Contact {
   // set by the narrow phase
-  double dist = 0;      // distance between nearest points; negative: penetration
-  double pos[3] = {};   // contact point, midway between the surfaces
+  double dist = 0;       // distance between nearest points; negative: penetration
+  double pos[3] = {};    // contact point, midway between the surfaces
   double frame[9] = {};  // contact frame, rows: normal, first and second tangent
   // set when the contact is added
   double includemargin = 0;  // included in the constraints when dist < includemargin
@@ -27,12 +27,12 @@ struct Contact {
   double solref[kNREF] = {};
   double solimp[kNIMP] = {};
   // set by the constraint stages
-  double mu = 0;       // friction of the regularised cone
-  double H[36] = {};   // cone Hessian (elliptic cones)
-  int dim = 0;         // 1, 3, 4 or 6
+  double mu = 0;      // friction of the regularised cone
+  double H[36] = {};  // cone Hessian (elliptic cones)
+  int dim = 0;        // 1, 3, 4 or 6
   int geom1 = -1;
   int geom2 = -1;
-  int exclude = 0;      // 0: included, 1: in gap
+  int exclude = 0;       // 0: included, 1: in gap
   int efc_address = -1;  // first constraint row; -1: not included
 };
 

@@ -37,7 +37,8 @@ class InputError : public Error {
   explicit InputError(const std::string& message) : Error(kExitBadInput, message) {}
 };
 
-// A failure while running: write error, resource exhaustion, divergence under --strict: exit code 4.
+// A failure while running: write error, resource exhaustion, divergence under --strict: exit
+// code 4.
 class RuntimeError : public Error {
  public:
   explicit RuntimeError(const std::string& message) : Error(kExitRuntime, message) {}

@@ -1,5 +1,5 @@
-// Descriptions of array fields, shared by Model and Data: element type, shape, and what a valid element
-// is. Generic code (allocation, .jmb, validation, dumps, oracle comparison) works on these.
+// Descriptions of array fields, shared by Model and Data: element type, shape, and what a valid
+// element is. Generic code (allocation, .jmb, validation, dumps, oracle comparison) works on these.
 #pragma once
 
 #include <cstdint>
@@ -13,12 +13,18 @@ enum class ScalarType : uint8_t { kFloat64 = 1, kFloat32 = 2, kInt32 = 3, kUInt8
 
 template <class T>
 constexpr ScalarType scalar_type_of() {
-  if constexpr (std::is_same_v<T, double>) return ScalarType::kFloat64;
-  else if constexpr (std::is_same_v<T, float>) return ScalarType::kFloat32;
-  else if constexpr (std::is_same_v<T, int>) return ScalarType::kInt32;
-  else if constexpr (std::is_same_v<T, uint8_t>) return ScalarType::kUInt8;
-  else if constexpr (std::is_same_v<T, char>) return ScalarType::kChar;
-  else static_assert(sizeof(T) == 0, "unsupported field element type");
+  if constexpr (std::is_same_v<T, double>)
+    return ScalarType::kFloat64;
+  else if constexpr (std::is_same_v<T, float>)
+    return ScalarType::kFloat32;
+  else if constexpr (std::is_same_v<T, int>)
+    return ScalarType::kInt32;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return ScalarType::kUInt8;
+  else if constexpr (std::is_same_v<T, char>)
+    return ScalarType::kChar;
+  else
+    static_assert(sizeof(T) == 0, "unsupported field element type");
 }
 
 size_t scalar_size(ScalarType type);

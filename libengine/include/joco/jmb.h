@@ -15,17 +15,18 @@ inline constexpr uint32_t kJmbFormatVersion = 1;
 // The complete .jmb image of a model.
 std::vector<uint8_t> write_jmb(const Model& m);
 
-// Parses and validates a .jmb image. `source` names the input in error messages (a path or "<stdin>").
-// Throws InputError naming the first problem: not a .jmb (a MuJoCo .mjb is named as such), truncated,
-// wrong version or machine, bad checksum, or a size or field that fails validation.
+// Parses and validates a .jmb image. `source` names the input in error messages (a path or
+// "<stdin>"). Throws InputError naming the first problem: not a .jmb (a MuJoCo .mjb is named as
+// such), truncated, wrong version or machine, bad checksum, or a size or field that fails
+// validation.
 Model read_jmb(std::span<const uint8_t> bytes, const std::string& source);
 
 // Whether bytes start like a .jmb / like a MuJoCo .mjb, for telling inputs apart by content.
 bool looks_like_jmb(std::span<const uint8_t> bytes);
 bool looks_like_mjb(std::span<const uint8_t> bytes);
 
-// The checksum stored in a model's .jmb image (FNV-1a, 64 bits, over everything before it); also the
-// model's identity in trajectory files (model_checksum).
+// The checksum stored in a model's .jmb image (FNV-1a, 64 bits, over everything before it); also
+// the model's identity in trajectory files (model_checksum).
 uint64_t model_checksum(const Model& m);
 
 }  // namespace joco

@@ -8,8 +8,8 @@
 namespace joco {
 
 // Compiles MJCF text. `source` names the text in messages (its path, or "<stdin>"); `base_dir` is
-// where relative paths (include files, meshes, ...) are resolved. Throws InputError with file, line,
-// element and reason for anything MuJoCo 2.2.2 would reject.
+// where relative paths (include files, meshes, ...) are resolved. Throws InputError with file,
+// line, element and reason for anything MuJoCo 2.2.2 would reject.
 Model compile_mjcf(const std::string& xml, const std::string& source, const std::string& base_dir);
 
 // Reads and compiles an MJCF file.

@@ -23,9 +23,9 @@ struct Option {
 // Visualisation options (MJCF <visual>); kept so that models round-trip, unused by the physics.
 struct Visual {
 #define JOCO_DECLARE_GROUP_MEMBER(group, type, name, count) FieldMember<type, count> name{};
-#define JOCO_DECLARE_GROUP(group, FIELDS)         \
-  struct {                                        \
-    FIELDS(JOCO_DECLARE_GROUP_MEMBER, group)      \
+#define JOCO_DECLARE_GROUP(group, FIELDS)    \
+  struct {                                   \
+    FIELDS(JOCO_DECLARE_GROUP_MEMBER, group) \
   } group{};
   JOCO_VISUAL_GROUPS(JOCO_DECLARE_GROUP)
 #undef JOCO_DECLARE_GROUP
@@ -104,8 +104,8 @@ class Model : public ModelSizes {
   size_t buffer_bytes_ = 0;
 };
 
-// The number of objects of a type in a model and where their names are (nullptr when the type has no
-// names), for generic lookups.
+// The number of objects of a type in a model and where their names are (nullptr when the type has
+// no names), for generic lookups.
 int object_count(const Model& m, ObjType type);
 const int* object_name_addresses(const Model& m, ObjType type);
 

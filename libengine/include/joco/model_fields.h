@@ -1,8 +1,8 @@
 // The one table of the compiled model's fields.
 //
 // Every size, option and array of joco::Model is declared here once, with MuJoCo 2.2.2's names and
-// meanings. Allocation, the .jmb format, validation, the --print dump and the oracle comparison are all
-// derived from these lists, so adding a field is one line (see README, CONTRIBUTING).
+// meanings. Allocation, the .jmb format, validation, the --print dump and the oracle comparison are
+// all derived from these lists, so adding a field is one line (see README, CONTRIBUTING).
 //
 // JOCO_MODEL_SIZES(X):   X(name)                       an int size of the model
 // JOCO_MODEL_ARRAYS(X):  X(type, name, rows, cols, check)
@@ -10,8 +10,8 @@
 //     check:      what a valid element is, an expression over the sizes using the helpers of
 //                 field_check.h: any, flag, nonneg, id(n), idn(n), adr(n), adrn(n), enm(lo, hi)
 // JOCO_OPTION_FIELDS(X): X(type, name, count)           fields of Option (Model::opt)
-// JOCO_VISUAL_GROUPS(G): G(group, MACRO)                 groups of Visual (Model::vis); MACRO(X, group)
-//                                                       lists the group's fields as X(group, type, name, count)
+// JOCO_VISUAL_GROUPS(G): G(group, MACRO)                 groups of Visual (Model::vis);
+//                        MACRO(X, group) lists the group's fields as X(group, type, name, count)
 // JOCO_STATISTIC_FIELDS(X): X(type, name, count)        fields of Statistic (Model::stat)
 #pragma once
 

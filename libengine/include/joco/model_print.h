@@ -1,5 +1,6 @@
 // Dumps of a compiled model, derived from the field table: JSON with every size, option and array
-// under MuJoCo's names (schemas/model-json.md), and a readable text listing like MuJoCo's printModel.
+// under MuJoCo's names (schemas/model-json.md), and a readable text listing like MuJoCo's
+// printModel.
 #pragma once
 
 #include <ostream>

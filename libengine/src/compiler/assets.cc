@@ -28,8 +28,8 @@ std::string asset_name(const std::string& name, const std::string& file) {
 }
 
 template <class Spec>
-void register_names(const std::vector<Spec>& items, std::vector<std::string>& names, std::map<std::string, int>& ids,
-                    const char* what, bool named_by_file) {
+void register_names(const std::vector<Spec>& items, std::vector<std::string>& names,
+                    std::map<std::string, int>& ids, const char* what, bool named_by_file) {
   for (size_t i = 0; i < items.size(); ++i) {
     std::string name = items[i].name;
     if constexpr (requires { items[i].file; }) {
@@ -123,7 +123,8 @@ void normalize_elevations(std::vector<float>& data) {
 
 }  // namespace
 
-std::string resolve_asset_path(const std::string& file, const std::string& dir_setting, const ModelSpec& spec) {
+std::string resolve_asset_path(const std::string& file, const std::string& dir_setting,
+                               const ModelSpec& spec) {
   fs::path name(file);
   if (spec.compiler.strippath) name = name.filename();
   if (name.is_absolute()) return name.string();
@@ -215,7 +216,8 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
     a.hfields.push_back(std::move(c));
   }
   for (const SkinSpec& s : spec.skins) {
-    if (!s.file.empty()) fail(s.origin, s.name, "skin files are not supported; give vertex, face and bone data");
+    if (!s.file.empty())
+      fail(s.origin, s.name, "skin files are not supported; give vertex, face and bone data");
     if (s.vertex.size() % 3 || s.face.size() % 3 || s.texcoord.size() % 2) {
       fail(s.origin, s.name, "skin vertex, face or texcoord data has a wrong length");
     }
@@ -256,7 +258,8 @@ Vec3 CompiledAssets::hfield_geom_size(int id) const {
   return {size[0], size[1], (size[2] + size[3]) / 2};
 }
 
-void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids, const ModelSpec& model_spec) const {
+void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
+                          const ModelSpec& model_spec) const {
   int vert = 0, texvert = 0, face = 0, graph = 0;
   for (int i = 0; i < m.nmesh; ++i) {
     const CompiledMesh& mesh = meshes[static_cast<size_t>(i)];
@@ -283,7 +286,8 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids, 
     const SkinSpec& s = model_spec.skins[static_cast<size_t>(i)];
     m.skin_matid[i] = s.material.empty() ? -1 : material_ids.at(s.material);
     m.skin_group[i] = s.group;
-    for (int k = 0; k < 4; ++k) m.skin_rgba[4 * i + k] = static_cast<float>(s.rgba[static_cast<size_t>(k)]);
+    for (int k = 0; k < 4; ++k)
+      m.skin_rgba[4 * i + k] = static_cast<float>(s.rgba[static_cast<size_t>(k)]);
     m.skin_inflate[i] = static_cast<float>(s.inflate);
     const int nvert = static_cast<int>(s.vertex.size() / 3);
     m.skin_vertadr[i] = skinvert;
@@ -293,22 +297,28 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids, 
     m.skin_facenum[i] = static_cast<int>(s.face.size() / 3);
     m.skin_boneadr[i] = bone;
     m.skin_bonenum[i] = static_cast<int>(s.bones.size());
-    for (size_t k = 0; k < s.vertex.size(); ++k) m.skin_vert[3 * skinvert + static_cast<int>(k)] = static_cast<float>(s.vertex[k]);
-    for (size_t k = 0; k < s.texcoord.size(); ++k) m.skin_texcoord[2 * skintex + static_cast<int>(k)] = static_cast<float>(s.texcoord[k]);
+    for (size_t k = 0; k < s.vertex.size(); ++k)
+      m.skin_vert[3 * skinvert + static_cast<int>(k)] = static_cast<float>(s.vertex[k]);
+    for (size_t k = 0; k < s.texcoord.size(); ++k)
+      m.skin_texcoord[2 * skintex + static_cast<int>(k)] = static_cast<float>(s.texcoord[k]);
     for (size_t k = 0; k < s.face.size(); ++k) {
-      if (s.face[k] < 0 || s.face[k] >= nvert) fail(s.origin, s.name, "skin face refers to a missing vertex");
+      if (s.face[k] < 0 || s.face[k] >= nvert)
+        fail(s.origin, s.name, "skin face refers to a missing vertex");
       m.skin_face[3 * skinface + static_cast<int>(k)] = s.face[k];
     }
     for (const SkinBoneSpec& b : s.bones) {
       auto body = body_ids.find(b.body);
       if (body == body_ids.end()) fail(b.origin, s.name, "unknown body '" + b.body + "'");
       m.skin_bonebodyid[bone] = body->second;
-      for (int k = 0; k < 3; ++k) m.skin_bonebindpos[3 * bone + k] = static_cast<float>(b.bindpos[static_cast<size_t>(k)]);
-      for (int k = 0; k < 4; ++k) m.skin_bonebindquat[4 * bone + k] = static_cast<float>(b.bindquat[static_cast<size_t>(k)]);
+      for (int k = 0; k < 3; ++k)
+        m.skin_bonebindpos[3 * bone + k] = static_cast<float>(b.bindpos[static_cast<size_t>(k)]);
+      for (int k = 0; k < 4; ++k)
+        m.skin_bonebindquat[4 * bone + k] = static_cast<float>(b.bindquat[static_cast<size_t>(k)]);
       m.skin_bonevertadr[bone] = bonevert;
       m.skin_bonevertnum[bone] = static_cast<int>(b.vertid.size());
       for (size_t k = 0; k < b.vertid.size(); ++k) {
-        if (b.vertid[k] < 0 || b.vertid[k] >= nvert) fail(b.origin, s.name, "bone vertex id out of range");
+        if (b.vertid[k] < 0 || b.vertid[k] >= nvert)
+          fail(b.origin, s.name, "bone vertex id out of range");
         m.skin_bonevertid[bonevert] = b.vertid[k];
         m.skin_bonevertweight[bonevert] = static_cast<float>(b.vertweight[k]);
         ++bonevert;
@@ -352,7 +362,8 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids, 
     m.mat_specular[i] = static_cast<float>(s.specular);
     m.mat_shininess[i] = static_cast<float>(s.shininess);
     m.mat_reflectance[i] = static_cast<float>(s.reflectance);
-    for (int k = 0; k < 4; ++k) m.mat_rgba[4 * i + k] = static_cast<float>(s.rgba[static_cast<size_t>(k)]);
+    for (int k = 0; k < 4; ++k)
+      m.mat_rgba[4 * i + k] = static_cast<float>(s.rgba[static_cast<size_t>(k)]);
   }
 }
 

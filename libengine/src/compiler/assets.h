@@ -44,6 +44,7 @@ CompiledAssets compile_assets(const ModelSpec& spec);
 
 // The full path of an asset file: strippath, absolute paths, the compiler's directory setting
 // (meshdir or texturedir), and the model's directory, as MuJoCo resolves them.
-std::string resolve_asset_path(const std::string& file, const std::string& dir_setting, const ModelSpec& spec);
+std::string resolve_asset_path(const std::string& file, const std::string& dir_setting,
+                               const ModelSpec& spec);
 
 }  // namespace joco::compiler

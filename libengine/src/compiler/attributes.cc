@@ -52,12 +52,14 @@ bool AttributeReader::read_numbers(const char* name, std::vector<double>& out) c
 void AttributeReader::check_count(const char* name, size_t count, size_t min_count,
                                   size_t max_count) const {
   if (count > max_count) {
-    fail(name, "too many values (" + std::to_string(count) + ", at most " + std::to_string(max_count) + ")");
+    fail(name, "too many values (" + std::to_string(count) + ", at most " +
+                   std::to_string(max_count) + ")");
   }
   if (count < min_count) {
     fail(name, "too few values (" + std::to_string(count) + ", expected " +
-                   (min_count == max_count ? std::to_string(max_count)
-                                           : std::to_string(min_count) + " to " + std::to_string(max_count)) +
+                   (min_count == max_count
+                        ? std::to_string(max_count)
+                        : std::to_string(min_count) + " to " + std::to_string(max_count)) +
                    ")");
   }
 }
@@ -67,7 +69,8 @@ int AttributeReader::to_int(const char* name, double v) const {
   return static_cast<int>(v);
 }
 
-bool AttributeReader::read_into(const char* name, double* out, size_t max_count, size_t min_count) const {
+bool AttributeReader::read_into(const char* name, double* out, size_t max_count,
+                                size_t min_count) const {
   std::vector<double> v;
   if (!read_numbers(name, v)) return false;
   check_count(name, v.size(), min_count, max_count);
@@ -75,7 +78,9 @@ bool AttributeReader::read_into(const char* name, double* out, size_t max_count,
   return true;
 }
 
-bool AttributeReader::read(const char* name, double& out) const { return read_into(name, &out, 1, 1); }
+bool AttributeReader::read(const char* name, double& out) const {
+  return read_into(name, &out, 1, 1);
+}
 
 bool AttributeReader::read(const char* name, int& out) const {
   double v;
@@ -105,8 +110,8 @@ bool AttributeReader::read_bool(const char* name, bool& out) const {
   return true;
 }
 
-bool AttributeReader::read_keyword(const char* name, int& out,
-                                   std::initializer_list<std::pair<const char*, int>> keywords) const {
+bool AttributeReader::read_keyword(
+    const char* name, int& out, std::initializer_list<std::pair<const char*, int>> keywords) const {
   const std::string* v = e_.find(name);
   if (!v) return false;
   for (const auto& [word, value] : keywords) {

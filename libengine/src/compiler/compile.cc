@@ -68,7 +68,7 @@ struct FlatGeom {
   Vec3 pos;
   Quat quat;
   int mesh = -1, hfield = -1, material = -1;
-  MeshGeom mesh_geom;  // for geoms that reference a mesh
+  MeshGeom mesh_geom;              // for geoms that reference a mesh
   bool counts_for_inertia = true;  // false for geoms fused from a body with an explicit inertial
   double mass = 0;
   Vec3 inertia{};  // principal moments in the geom frame
@@ -131,15 +131,19 @@ class Compiler {
       geom_id.emplace(geoms_[g].spec->name, static_cast<int>(g));
     }
     for (size_t b = 0; b < bodies_.size(); ++b) {
-      if (!bodies_[b].spec->name.empty()) body_id.emplace(bodies_[b].spec->name, static_cast<int>(b));
+      if (!bodies_[b].spec->name.empty())
+        body_id.emplace(bodies_[b].spec->name, static_cast<int>(b));
     }
-    auto lookup = [](const std::map<std::string, int>& ids, const std::string& name, const Origin& origin,
-                     const std::string& element, const char* what) {
+    auto lookup = [](const std::map<std::string, int>& ids, const std::string& name,
+                     const Origin& origin, const std::string& element, const char* what) {
       auto it = ids.find(name);
-      if (it == ids.end()) fail(origin, element, std::string("unknown ") + what + " '" + name + "'");
+      if (it == ids.end())
+        fail(origin, element, std::string("unknown ") + what + " '" + name + "'");
       return it->second;
     };
-    auto signature = [](int b1, int b2) { return ((std::min(b1, b2) + 1) << 16) + std::max(b1, b2) + 1; };
+    auto signature = [](int b1, int b2) {
+      return ((std::min(b1, b2) + 1) << 16) + std::max(b1, b2) + 1;
+    };
     std::vector<std::pair<int, PairSpec>> pairs;
     for (PairSpec& p : spec_.pairs) {
       int g1 = lookup(geom_id, p.geom1, p.origin, p.name, "geom");
@@ -152,7 +156,8 @@ class Compiler {
       }
       pairs.emplace_back(signature(b1, b2), std::move(p));
     }
-    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     spec_.pairs.clear();
     for (auto& entry : pairs) spec_.pairs.push_back(std::move(entry.second));
     std::vector<std::pair<int, ExcludeSpec>> excludes;
@@ -161,7 +166,8 @@ class Compiler {
       const int b2 = lookup(body_id, x.body2, x.origin, x.name, "body");
       excludes.emplace_back(signature(b1, b2), std::move(x));
     }
-    std::stable_sort(excludes.begin(), excludes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(excludes.begin(), excludes.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     spec_.excludes.clear();
     for (auto& entry : excludes) spec_.excludes.push_back(std::move(entry.second));
   }
@@ -184,7 +190,8 @@ class Compiler {
     for (size_t i = 1; i < bodies_.size(); ++i) {
       FlatBody& b = bodies_[i];
       const BodySpec& s = *b.spec;
-      if (s.mocap && b.parent != 0) fail(s.origin, s.name, "a mocap body must be a child of the world");
+      if (s.mocap && b.parent != 0)
+        fail(s.origin, s.name, "a mocap body must be a child of the world");
       Quat q = orientation(s.orientation, s.origin, s.name);
       Vec3 p = s.pos.value_or(Vec3{0, 0, 0});
       if (global) {
@@ -194,8 +201,8 @@ class Compiler {
         to_local(xpos[static_cast<size_t>(b.parent)], xquat[static_cast<size_t>(b.parent)], p, q);
       } else {
         const size_t parent = static_cast<size_t>(b.parent);
-        math::frame_mul(xpos[i].data(), xquat[i].data(), xpos[parent].data(), xquat[parent].data(), p.data(),
-                        q.data());
+        math::frame_mul(xpos[i].data(), xquat[i].data(), xpos[parent].data(), xquat[parent].data(),
+                        p.data(), q.data());
       }
       b.pos = p;
       b.quat = q;
@@ -204,22 +211,29 @@ class Compiler {
       GeomSpec& s = *g.spec;
       g.quat = orientation(s.orientation, s.origin, s.name);
       if (s.fromto) apply_fromto(*s.fromto, s.type, s.size, g.pos, g.quat, s.origin, s.name);
-      if (global) to_local(xpos[static_cast<size_t>(g.body)], xquat[static_cast<size_t>(g.body)], g.pos, g.quat);
+      if (global)
+        to_local(xpos[static_cast<size_t>(g.body)], xquat[static_cast<size_t>(g.body)], g.pos,
+                 g.quat);
     }
     for (FlatSite& t : sites_) {
       SiteSpec& s = *t.spec;
       t.quat = orientation(s.orientation, s.origin, s.name);
       if (s.fromto) apply_fromto(*s.fromto, s.type, s.size, t.pos, t.quat, s.origin, s.name);
-      if (global) to_local(xpos[static_cast<size_t>(t.body)], xquat[static_cast<size_t>(t.body)], t.pos, t.quat);
+      if (global)
+        to_local(xpos[static_cast<size_t>(t.body)], xquat[static_cast<size_t>(t.body)], t.pos,
+                 t.quat);
     }
     for (auto& [spec, body] : cameras_) {
       camera_quat_.push_back(orientation(spec->orientation, spec->origin, spec->name));
-      if (global) to_local(xpos[static_cast<size_t>(body)], xquat[static_cast<size_t>(body)], spec->pos, camera_quat_.back());
+      if (global)
+        to_local(xpos[static_cast<size_t>(body)], xquat[static_cast<size_t>(body)], spec->pos,
+                 camera_quat_.back());
     }
     for (auto& [spec, body] : lights_) {
       if (global) {
         Quat unused{1, 0, 0, 0};
-        to_local(xpos[static_cast<size_t>(body)], xquat[static_cast<size_t>(body)], spec->pos, unused);
+        to_local(xpos[static_cast<size_t>(body)], xquat[static_cast<size_t>(body)], spec->pos,
+                 unused);
         double dir[3];
         math::quat_conj_mul(unused.data(), xquat[static_cast<size_t>(body)].data(), unused.data());
         double conj[4];
@@ -265,9 +279,10 @@ class Compiler {
   }
 
   // fromto: the frame sits midway along the segment with +z along it; the length sets a size.
-  static void apply_fromto(const std::array<double, 6>& ft, int type, Vec3& size, Vec3& pos, Quat& quat,
-                           const Origin& origin, const std::string& name) {
-    if (type != kGeomCapsule && type != kGeomCylinder && type != kGeomBox && type != kGeomEllipsoid) {
+  static void apply_fromto(const std::array<double, 6>& ft, int type, Vec3& size, Vec3& pos,
+                           Quat& quat, const Origin& origin, const std::string& name) {
+    if (type != kGeomCapsule && type != kGeomCylinder && type != kGeomBox &&
+        type != kGeomEllipsoid) {
       fail(origin, name, "fromto requires a capsule, cylinder, box or ellipsoid");
     }
     const Vec3 from = {ft[0], ft[1], ft[2]}, to = {ft[3], ft[4], ft[5]};
@@ -291,9 +306,11 @@ class Compiler {
     for (FlatGeom& g : geoms_) {
       GeomSpec& s = *g.spec;
       const std::string& name = s.name;
-      if (!s.material.empty()) g.material = find_asset(assets_.material_ids, s.material, s.origin, name, "material");
+      if (!s.material.empty())
+        g.material = find_asset(assets_.material_ids, s.material, s.origin, name, "material");
       if (s.type == kGeomHfield) {
-        if (s.hfield.empty()) fail(s.origin, name, "a height field geom needs the hfield attribute");
+        if (s.hfield.empty())
+          fail(s.origin, name, "a height field geom needs the hfield attribute");
         g.hfield = find_asset(assets_.hfield_ids, s.hfield, s.origin, name, "hfield");
       }
       if (!s.mesh.empty()) {
@@ -309,13 +326,14 @@ class Compiler {
     }
     for (FlatSite& t : sites_) {
       if (!t.spec->material.empty()) {
-        t.material = find_asset(assets_.material_ids, t.spec->material, t.spec->origin, t.spec->name, "material");
+        t.material = find_asset(assets_.material_ids, t.spec->material, t.spec->origin,
+                                t.spec->name, "material");
       }
     }
   }
 
-  static int find_asset(const std::map<std::string, int>& ids, const std::string& name, const Origin& origin,
-                        const std::string& element, const char* kind) {
+  static int find_asset(const std::map<std::string, int>& ids, const std::string& name,
+                        const Origin& origin, const std::string& element, const char* kind) {
     auto it = ids.find(name);
     if (it == ids.end()) fail(origin, element, std::string("unknown ") + kind + " '" + name + "'");
     return it->second;
@@ -368,7 +386,8 @@ class Compiler {
       GeomMassProperties p;
       if (g.mesh >= 0) {
         p.volume = g.mesh_geom.volume;
-        p.inertia = {g.mesh_geom.unit_inertia[0], g.mesh_geom.unit_inertia[1], g.mesh_geom.unit_inertia[2]};
+        p.inertia = {g.mesh_geom.unit_inertia[0], g.mesh_geom.unit_inertia[1],
+                     g.mesh_geom.unit_inertia[2]};
       } else {
         p = primitive_mass_properties(s.type, s.size, false);
       }
@@ -449,8 +468,10 @@ class Compiler {
     }
     for (size_t i = 1; i < bodies_.size(); ++i) {
       if (weld[i] != static_cast<int>(i)) continue;
-      if (mass[i] < kMinVal || inertia[i][0] < kMinVal || inertia[i][1] < kMinVal || inertia[i][2] < kMinVal) {
-        fail(bodies_[i].spec->origin, bodies_[i].spec->name, "mass and inertia of moving bodies must be positive");
+      if (mass[i] < kMinVal || inertia[i][0] < kMinVal || inertia[i][1] < kMinVal ||
+          inertia[i][2] < kMinVal) {
+        fail(bodies_[i].spec->origin, bodies_[i].spec->name,
+             "mass and inertia of moving bodies must be positive");
       }
     }
   }
@@ -473,8 +494,8 @@ class Compiler {
       b.iquat = frame;
     }
     if (spec_.compiler.global_coordinates) {
-      to_local(xpos_[static_cast<size_t>(&b - bodies_.data())], xquat_[static_cast<size_t>(&b - bodies_.data())],
-               b.ipos, b.iquat);
+      to_local(xpos_[static_cast<size_t>(&b - bodies_.data())],
+               xquat_[static_cast<size_t>(&b - bodies_.data())], b.ipos, b.iquat);
     }
   }
 
@@ -485,7 +506,9 @@ class Compiler {
     const auto& range = spec_.compiler.inertiagrouprange;
     std::vector<MassElement> elements;
     for (const FlatGeom& g : geoms_) {
-      if (g.body != body || !g.counts_for_inertia || g.spec->group < range[0] || g.spec->group > range[1]) continue;
+      if (g.body != body || !g.counts_for_inertia || g.spec->group < range[0] ||
+          g.spec->group > range[1])
+        continue;
       elements.push_back({g.mass, g.pos, g.quat, g.inertia});
     }
     elements.insert(elements.end(), b.fused.begin(), b.fused.end());
@@ -589,8 +612,8 @@ class Compiler {
         // Kept: its pose is now relative to where its parent ended up.
         if (i > 0) {
           const size_t p = static_cast<size_t>(b.parent);
-          math::frame_mul(b.pos.data(), b.quat.data(), rel_pos[p].data(), rel_quat[p].data(), b.pos.data(),
-                          b.quat.data());
+          math::frame_mul(b.pos.data(), b.quat.data(), rel_pos[p].data(), rel_quat[p].data(),
+                          b.pos.data(), b.quat.data());
           b.parent = target[p];
         }
         continue;
@@ -598,8 +621,8 @@ class Compiler {
       const size_t p = static_cast<size_t>(b.parent);
       fused[i] = true;
       target[i] = target[p];
-      math::frame_mul(rel_pos[i].data(), rel_quat[i].data(), rel_pos[p].data(), rel_quat[p].data(), b.pos.data(),
-                      b.quat.data());
+      math::frame_mul(rel_pos[i].data(), rel_quat[i].data(), rel_pos[p].data(), rel_quat[p].data(),
+                      b.pos.data(), b.quat.data());
     }
     // Move geoms and sites; a fused body's mass goes with its geoms when the target infers its
     // inertia from geoms too, else as one mass element.
@@ -616,29 +639,31 @@ class Compiler {
           set_explicit_inertia(bodies_[i], *copy.spec->inertial);
         }
         MassElement e{bodies_[i].mass, {}, {}, bodies_[i].inertia};
-        math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(), bodies_[i].ipos.data(),
-                        bodies_[i].iquat.data());
+        math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
+                        bodies_[i].ipos.data(), bodies_[i].iquat.data());
         if (e.mass > 0) t.fused.push_back(e);
         for (FlatGeom& g : geoms_) {
           if (g.body == static_cast<int>(i)) g.counts_for_inertia = false;
         }
       }
       for (MassElement e : bodies_[i].fused) {
-        math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(), e.pos.data(),
-                        e.quat.data());
+        math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
+                        e.pos.data(), e.quat.data());
         t.fused.push_back(e);
       }
     }
     for (FlatGeom& g : geoms_) {
       const size_t b = static_cast<size_t>(g.body);
       if (!fused[b]) continue;
-      math::frame_mul(g.pos.data(), g.quat.data(), rel_pos[b].data(), rel_quat[b].data(), g.pos.data(), g.quat.data());
+      math::frame_mul(g.pos.data(), g.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
+                      g.pos.data(), g.quat.data());
       g.body = target[b];
     }
     for (FlatSite& t : sites_) {
       const size_t b = static_cast<size_t>(t.body);
       if (!fused[b]) continue;
-      math::frame_mul(t.pos.data(), t.quat.data(), rel_pos[b].data(), rel_quat[b].data(), t.pos.data(), t.quat.data());
+      math::frame_mul(t.pos.data(), t.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
+                      t.pos.data(), t.quat.data());
       t.body = target[b];
     }
     // Renumber the remaining bodies in order, and keep geoms and sites grouped by body.
@@ -651,13 +676,16 @@ class Compiler {
     }
     for (FlatBody& b : kept) b.parent = new_index[static_cast<size_t>(b.parent)];
     for (size_t i = 0; i < kept.size(); ++i) kept[i].has_children = false;
-    for (size_t i = 1; i < kept.size(); ++i) kept[static_cast<size_t>(kept[i].parent)].has_children = true;
+    for (size_t i = 1; i < kept.size(); ++i)
+      kept[static_cast<size_t>(kept[i].parent)].has_children = true;
     bodies_ = std::move(kept);
     for (FlatGeom& g : geoms_) g.body = new_index[static_cast<size_t>(g.body)];
     for (FlatSite& t : sites_) t.body = new_index[static_cast<size_t>(t.body)];
     for (auto& j : joints_) j.second = new_index[static_cast<size_t>(j.second)];
-    std::stable_sort(geoms_.begin(), geoms_.end(), [](const FlatGeom& a, const FlatGeom& b) { return a.body < b.body; });
-    std::stable_sort(sites_.begin(), sites_.end(), [](const FlatSite& a, const FlatSite& b) { return a.body < b.body; });
+    std::stable_sort(geoms_.begin(), geoms_.end(),
+                     [](const FlatGeom& a, const FlatGeom& b) { return a.body < b.body; });
+    std::stable_sort(sites_.begin(), sites_.end(),
+                     [](const FlatSite& a, const FlatSite& b) { return a.body < b.body; });
     // Global frames of the kept bodies (used for global-coordinate inertials).
     std::vector<Vec3> xpos;
     std::vector<Quat> xquat;
@@ -684,7 +712,8 @@ class Compiler {
         if (i == 0) fail(j.origin, j.name, "the world body cannot have joints");
         if (j.type == kJointFree) {
           ++nfree;
-          if (b.parent != 0) fail(j.origin, j.name, "a free joint can only be used on a child of the world");
+          if (b.parent != 0)
+            fail(j.origin, j.name, "a free joint can only be used on a child of the world");
         }
         jnt_qposadr_.push_back(qpos);
         jnt_dofadr_.push_back(dof);
@@ -699,7 +728,8 @@ class Compiler {
         fail(b.spec->origin, b.spec->name, "a mocap body cannot have joints");
       }
       b.ndof = dof - b.first_dof;
-      if (b.ndof > 6) fail(b.spec->origin, b.spec->name, "more than 6 degrees of freedom in one body");
+      if (b.ndof > 6)
+        fail(b.spec->origin, b.spec->name, "more than 6 degrees of freedom in one body");
     }
     nq_ = qpos;
     nv_ = dof;
@@ -744,7 +774,8 @@ class Compiler {
   int user_size(int declared, size_t largest, const char* what) const {
     if (declared >= 0) {
       if (largest > static_cast<size_t>(declared)) {
-        throw InputError(spec_.source + ": user data of some " + what + " is longer than nuser_" + what);
+        throw InputError(spec_.source + ": user data of some " + what + " is longer than nuser_" +
+                         what);
       }
       return declared;
     }
@@ -819,8 +850,8 @@ class Compiler {
       s.nstack = z.nstack;
     } else {
       const int64_t rows = int64_t{s.njmax} + s.neq + s.nv;
-      const int64_t objects = int64_t{s.nq} + s.nv + s.nu + s.na + s.nbody + s.njnt + s.ngeom + s.nsite + s.neq +
-                              s.ntendon + s.nwrap;
+      const int64_t objects = int64_t{s.nq} + s.nv + s.nu + s.na + s.nbody + s.njnt + s.ngeom +
+                              s.nsite + s.neq + s.ntendon + s.nwrap;
       s.nstack = static_cast<int>(std::max<int64_t>(1000, 5 * rows * rows + 20 * objects));
     }
     return s;
@@ -882,7 +913,8 @@ class Compiler {
     for (const TextSpec& t : spec_.texts) add(t.name, name_adr_[kObjText]);
     for (const TupleSpec& t : spec_.tuples) add(t.name, name_adr_[kObjTuple]);
     for (const KeySpec& k : spec_.keys) add(k.name, name_adr_[kObjKey]);
-    for (int k = static_cast<int>(spec_.keys.size()); k < std::max(static_cast<int>(spec_.keys.size()), spec_.size.nkey); ++k) {
+    for (int k = static_cast<int>(spec_.keys.size());
+         k < std::max(static_cast<int>(spec_.keys.size()), spec_.size.nkey); ++k) {
       add("", name_adr_[kObjKey]);
     }
     return names_;
@@ -896,22 +928,29 @@ class Compiler {
         const std::string& name = name_of(item);
         if (name.empty()) continue;
         if (!seen.insert(name).second) {
-          throw InputError(origin_of(item).describe(name) + ": repeated " + what + " name '" + name + "'");
+          throw InputError(origin_of(item).describe(name) + ": repeated " + what + " name '" +
+                           name + "'");
         }
       }
     };
-    check(bodies_, [](const FlatBody& b) -> const std::string& { return b.spec->name; },
-          [](const FlatBody& b) -> const Origin& { return b.spec->origin; }, "body");
-    check(joints_, [](const auto& j) -> const std::string& { return j.first->name; },
-          [](const auto& j) -> const Origin& { return j.first->origin; }, "joint");
-    check(geoms_, [](const FlatGeom& g) -> const std::string& { return g.spec->name; },
-          [](const FlatGeom& g) -> const Origin& { return g.spec->origin; }, "geom");
-    check(sites_, [](const FlatSite& t) -> const std::string& { return t.spec->name; },
-          [](const FlatSite& t) -> const Origin& { return t.spec->origin; }, "site");
-    check(cameras_, [](const auto& c) -> const std::string& { return c.first->name; },
-          [](const auto& c) -> const Origin& { return c.first->origin; }, "camera");
-    check(lights_, [](const auto& l) -> const std::string& { return l.first->name; },
-          [](const auto& l) -> const Origin& { return l.first->origin; }, "light");
+    check(
+        bodies_, [](const FlatBody& b) -> const std::string& { return b.spec->name; },
+        [](const FlatBody& b) -> const Origin& { return b.spec->origin; }, "body");
+    check(
+        joints_, [](const auto& j) -> const std::string& { return j.first->name; },
+        [](const auto& j) -> const Origin& { return j.first->origin; }, "joint");
+    check(
+        geoms_, [](const FlatGeom& g) -> const std::string& { return g.spec->name; },
+        [](const FlatGeom& g) -> const Origin& { return g.spec->origin; }, "geom");
+    check(
+        sites_, [](const FlatSite& t) -> const std::string& { return t.spec->name; },
+        [](const FlatSite& t) -> const Origin& { return t.spec->origin; }, "site");
+    check(
+        cameras_, [](const auto& c) -> const std::string& { return c.first->name; },
+        [](const auto& c) -> const Origin& { return c.first->origin; }, "camera");
+    check(
+        lights_, [](const auto& l) -> const std::string& { return l.first->name; },
+        [](const auto& l) -> const Origin& { return l.first->origin; }, "light");
     auto by_name = [](const auto& x) -> const std::string& { return x.name; };
     auto by_origin = [](const auto& x) -> const Origin& { return x.origin; };
     check(spec_.pairs, by_name, by_origin, "pair");
@@ -942,22 +981,55 @@ class Compiler {
         if (!n.empty()) map.emplace(n, i);
       }
     };
-    index(kObjBody, static_cast<int>(bodies_.size()), [this](int i) -> const std::string& { return bodies_[static_cast<size_t>(i)].spec->name; });
-    index(kObjJoint, static_cast<int>(joints_.size()), [this](int i) -> const std::string& { return joints_[static_cast<size_t>(i)].first->name; });
-    index(kObjGeom, static_cast<int>(geoms_.size()), [this](int i) -> const std::string& { return geoms_[static_cast<size_t>(i)].spec->name; });
-    index(kObjSite, static_cast<int>(sites_.size()), [this](int i) -> const std::string& { return sites_[static_cast<size_t>(i)].spec->name; });
-    index(kObjCamera, static_cast<int>(cameras_.size()), [this](int i) -> const std::string& { return cameras_[static_cast<size_t>(i)].first->name; });
-    index(kObjLight, static_cast<int>(lights_.size()), [this](int i) -> const std::string& { return lights_[static_cast<size_t>(i)].first->name; });
-    index(kObjTendon, static_cast<int>(spec_.tendons.size()), [this](int i) -> const std::string& { return spec_.tendons[static_cast<size_t>(i)].name; });
-    index(kObjActuator, static_cast<int>(spec_.actuators.size()), [this](int i) -> const std::string& { return spec_.actuators[static_cast<size_t>(i)].name; });
-    index(kObjSensor, static_cast<int>(spec_.sensors.size()), [this](int i) -> const std::string& { return spec_.sensors[static_cast<size_t>(i)].name; });
-    index(kObjEquality, static_cast<int>(spec_.equalities.size()), [this](int i) -> const std::string& { return spec_.equalities[static_cast<size_t>(i)].name; });
-    index(kObjPair, static_cast<int>(spec_.pairs.size()), [this](int i) -> const std::string& { return spec_.pairs[static_cast<size_t>(i)].name; });
-    index(kObjExclude, static_cast<int>(spec_.excludes.size()), [this](int i) -> const std::string& { return spec_.excludes[static_cast<size_t>(i)].name; });
-    index(kObjNumeric, static_cast<int>(spec_.numerics.size()), [this](int i) -> const std::string& { return spec_.numerics[static_cast<size_t>(i)].name; });
-    index(kObjText, static_cast<int>(spec_.texts.size()), [this](int i) -> const std::string& { return spec_.texts[static_cast<size_t>(i)].name; });
-    index(kObjTuple, static_cast<int>(spec_.tuples.size()), [this](int i) -> const std::string& { return spec_.tuples[static_cast<size_t>(i)].name; });
-    index(kObjKey, static_cast<int>(spec_.keys.size()), [this](int i) -> const std::string& { return spec_.keys[static_cast<size_t>(i)].name; });
+    index(kObjBody, static_cast<int>(bodies_.size()), [this](int i) -> const std::string& {
+      return bodies_[static_cast<size_t>(i)].spec->name;
+    });
+    index(kObjJoint, static_cast<int>(joints_.size()), [this](int i) -> const std::string& {
+      return joints_[static_cast<size_t>(i)].first->name;
+    });
+    index(kObjGeom, static_cast<int>(geoms_.size()), [this](int i) -> const std::string& {
+      return geoms_[static_cast<size_t>(i)].spec->name;
+    });
+    index(kObjSite, static_cast<int>(sites_.size()), [this](int i) -> const std::string& {
+      return sites_[static_cast<size_t>(i)].spec->name;
+    });
+    index(kObjCamera, static_cast<int>(cameras_.size()), [this](int i) -> const std::string& {
+      return cameras_[static_cast<size_t>(i)].first->name;
+    });
+    index(kObjLight, static_cast<int>(lights_.size()), [this](int i) -> const std::string& {
+      return lights_[static_cast<size_t>(i)].first->name;
+    });
+    index(kObjTendon, static_cast<int>(spec_.tendons.size()), [this](int i) -> const std::string& {
+      return spec_.tendons[static_cast<size_t>(i)].name;
+    });
+    index(kObjActuator, static_cast<int>(spec_.actuators.size()),
+          [this](int i) -> const std::string& {
+            return spec_.actuators[static_cast<size_t>(i)].name;
+          });
+    index(kObjSensor, static_cast<int>(spec_.sensors.size()), [this](int i) -> const std::string& {
+      return spec_.sensors[static_cast<size_t>(i)].name;
+    });
+    index(kObjEquality, static_cast<int>(spec_.equalities.size()),
+          [this](int i) -> const std::string& {
+            return spec_.equalities[static_cast<size_t>(i)].name;
+          });
+    index(kObjPair, static_cast<int>(spec_.pairs.size()),
+          [this](int i) -> const std::string& { return spec_.pairs[static_cast<size_t>(i)].name; });
+    index(kObjExclude, static_cast<int>(spec_.excludes.size()),
+          [this](int i) -> const std::string& {
+            return spec_.excludes[static_cast<size_t>(i)].name;
+          });
+    index(kObjNumeric, static_cast<int>(spec_.numerics.size()),
+          [this](int i) -> const std::string& {
+            return spec_.numerics[static_cast<size_t>(i)].name;
+          });
+    index(kObjText, static_cast<int>(spec_.texts.size()),
+          [this](int i) -> const std::string& { return spec_.texts[static_cast<size_t>(i)].name; });
+    index(kObjTuple, static_cast<int>(spec_.tuples.size()), [this](int i) -> const std::string& {
+      return spec_.tuples[static_cast<size_t>(i)].name;
+    });
+    index(kObjKey, static_cast<int>(spec_.keys.size()),
+          [this](int i) -> const std::string& { return spec_.keys[static_cast<size_t>(i)].name; });
     ids_[kObjXBody] = ids_[kObjBody];
     for (const auto& [name, id] : assets_.mesh_ids) ids_[kObjMesh].emplace(name, id);
     for (const auto& [name, id] : assets_.skin_ids) ids_[kObjSkin].emplace(name, id);
@@ -1082,8 +1154,9 @@ class Compiler {
       m.jnt_bodyid[j] = body;
       m.jnt_group[j] = s.group;
       // A free joint is never limited, whatever its class says.
-      m.jnt_limited[j] = s.type != kJointFree &&
-                         resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name, "limited", "range");
+      m.jnt_limited[j] =
+          s.type != kJointFree && resolve_limited(s.limited, s.range_given, autolimits, s.origin,
+                                                  s.name, "limited", "range");
       if (m.jnt_limited[j] && s.range[0] >= s.range[1] && s.type != kJointBall) {
         fail(s.origin, s.name, "range[0] must be smaller than range[1]");
       }
@@ -1120,12 +1193,8 @@ class Compiler {
           copy_to(m.qpos_spring + adr + 3, b.quat);
           break;
         }
-        case kJointBall:
-          m.qpos0[adr] = m.qpos_spring[adr] = 1;
-          break;
-        default:
-          m.qpos0[adr] = s.ref;
-          m.qpos_spring[adr] = s.springref;
+        case kJointBall: m.qpos0[adr] = m.qpos_spring[adr] = 1; break;
+        default: m.qpos0[adr] = s.ref; m.qpos_spring[adr] = s.springref;
       }
       // Dofs of this joint.
       for (int k = 0; k < joint_nv(s.type); ++k) {
@@ -1150,14 +1219,16 @@ class Compiler {
 
   // limited="auto": with autolimits, limited iff a range was given; without, a range alone is an
   // error (as in MuJoCo 2.2.2, which asks the user to be explicit).
-  static bool resolve_limited(TriState limited, bool range_given, bool autolimits, const Origin& origin,
-                              const std::string& name, const char* flag, const char* range) {
+  static bool resolve_limited(TriState limited, bool range_given, bool autolimits,
+                              const Origin& origin, const std::string& name, const char* flag,
+                              const char* range) {
     if (limited != TriState::kAuto) return limited == TriState::kTrue;
     if (autolimits) return range_given;
     if (range_given) {
       fail(origin, name,
-           std::string("has '") + range + "' but not '" + flag + "': set autolimits=\"true\" in <compiler>, give '" +
-               flag + "' explicitly, or remove '" + range + "'");
+           std::string("has '") + range + "' but not '" + flag +
+               "': set autolimits=\"true\" in <compiler>, give '" + flag +
+               "' explicitly, or remove '" + range + "'");
     }
     return false;
   }
@@ -1273,7 +1344,8 @@ class Compiler {
     }
   }
 
-  int target_body(int mode, const std::string& target, const Origin& origin, const std::string& name) const {
+  int target_body(int mode, const std::string& target, const Origin& origin,
+                  const std::string& name) const {
     if (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) {
       if (target.empty()) fail(origin, name, "target body is required in targetbody modes");
       return id_of(kObjBody, target, origin, name, "target body");
@@ -1366,9 +1438,11 @@ class Compiler {
       if (s.path.empty()) fail(s.origin, s.name, "a tendon needs at least one path element");
       m.tendon_adr[t] = wrap;
       m.tendon_num[t] = static_cast<int>(s.path.size());
-      m.tendon_matid[t] = s.material.empty() ? -1 : id_of(kObjMaterial, s.material, s.origin, s.name, "material");
+      m.tendon_matid[t] =
+          s.material.empty() ? -1 : id_of(kObjMaterial, s.material, s.origin, s.name, "material");
       m.tendon_group[t] = s.group;
-      m.tendon_limited[t] = resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name, "limited", "range");
+      m.tendon_limited[t] = resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name,
+                                            "limited", "range");
       m.tendon_width[t] = s.width;
       copy_to(m.tendon_solref_lim + kNREF * t, s.solref_limit);
       copy_to(m.tendon_solimp_lim + kNIMP * t, s.solimp_limit);
@@ -1393,16 +1467,18 @@ class Compiler {
             prm = w.coef;
             break;
           case kWrapSite: id = id_of(kObjSite, w.target, w.origin, s.name, "site"); break;
-          case kWrapPulley:
-            prm = w.coef;
-            break;
+          case kWrapPulley: prm = w.coef; break;
           default: {
             id = id_of(kObjGeom, w.target, w.origin, s.name, "geom");
             const int gtype = m.geom_type[id];
-            if (gtype == kGeomSphere) type = kWrapSphere;
-            else if (gtype == kGeomCylinder) type = kWrapCylinder;
-            else fail(w.origin, s.name, "wrapping geoms must be spheres or cylinders");
-            prm = w.sidesite.empty() ? -1 : id_of(kObjSite, w.sidesite, w.origin, s.name, "side site");
+            if (gtype == kGeomSphere)
+              type = kWrapSphere;
+            else if (gtype == kGeomCylinder)
+              type = kWrapCylinder;
+            else
+              fail(w.origin, s.name, "wrapping geoms must be spheres or cylinders");
+            prm = w.sidesite.empty() ? -1
+                                     : id_of(kObjSite, w.sidesite, w.origin, s.name, "side site");
           }
         }
         m.wrap_type[wrap] = type;
@@ -1421,7 +1497,8 @@ class Compiler {
       if (u.dyntype != kDynNone) {
         stateful_seen = true;
       } else if (stateful_seen) {
-        fail(u.origin, u.name, "actuators without activation (dyntype none) must come before those with");
+        fail(u.origin, u.name,
+             "actuators without activation (dyntype none) must come before those with");
       }
       m.actuator_trntype[i] = u.trntype;
       m.actuator_dyntype[i] = u.dyntype;
@@ -1431,7 +1508,9 @@ class Compiler {
       trnid[0] = trnid[1] = -1;
       switch (u.trntype) {
         case kTrnJoint:
-        case kTrnJointInParent: trnid[0] = id_of(kObjJoint, u.target, u.origin, u.name, "joint"); break;
+        case kTrnJointInParent:
+          trnid[0] = id_of(kObjJoint, u.target, u.origin, u.name, "joint");
+          break;
         case kTrnTendon: trnid[0] = id_of(kObjTendon, u.target, u.origin, u.name, "tendon"); break;
         case kTrnSliderCrank:
           trnid[0] = id_of(kObjSite, u.target, u.origin, u.name, "crank site");
@@ -1441,18 +1520,19 @@ class Compiler {
           break;
         case kTrnSite:
           trnid[0] = id_of(kObjSite, u.target, u.origin, u.name, "site");
-          if (!u.refsite.empty()) trnid[1] = id_of(kObjSite, u.refsite, u.origin, u.name, "reference site");
+          if (!u.refsite.empty())
+            trnid[1] = id_of(kObjSite, u.refsite, u.origin, u.name, "reference site");
           break;
         case kTrnBody: trnid[0] = id_of(kObjBody, u.target, u.origin, u.name, "body"); break;
         default: fail(u.origin, u.name, "the actuator has no transmission target");
       }
       m.actuator_group[i] = u.group;
-      m.actuator_ctrllimited[i] =
-          resolve_limited(u.ctrllimited, u.ctrlrange_given, autolimits, u.origin, u.name, "ctrllimited", "ctrlrange");
-      m.actuator_forcelimited[i] = resolve_limited(u.forcelimited, u.forcerange_given, autolimits, u.origin, u.name,
-                                                   "forcelimited", "forcerange");
-      m.actuator_actlimited[i] =
-          resolve_limited(u.actlimited, u.actrange_given, autolimits, u.origin, u.name, "actlimited", "actrange");
+      m.actuator_ctrllimited[i] = resolve_limited(u.ctrllimited, u.ctrlrange_given, autolimits,
+                                                  u.origin, u.name, "ctrllimited", "ctrlrange");
+      m.actuator_forcelimited[i] = resolve_limited(u.forcelimited, u.forcerange_given, autolimits,
+                                                   u.origin, u.name, "forcelimited", "forcerange");
+      m.actuator_actlimited[i] = resolve_limited(u.actlimited, u.actrange_given, autolimits,
+                                                 u.origin, u.name, "actlimited", "actrange");
       if (m.actuator_ctrllimited[i] && u.ctrlrange[0] >= u.ctrlrange[1]) {
         fail(u.origin, u.name, "ctrlrange[0] must be smaller than ctrlrange[1]");
       }
@@ -1485,13 +1565,15 @@ class Compiler {
       m.sensor_refid[i] = -1;
       m.sensor_objid[i] = -1;
       if (s.objtype != kObjUnknown && !s.objname.empty()) {
-        m.sensor_objid[i] = id_of(static_cast<ObjType>(s.objtype), s.objname, s.origin, s.name, "object");
+        m.sensor_objid[i] =
+            id_of(static_cast<ObjType>(s.objtype), s.objname, s.origin, s.name, "object");
       } else if (s.type != kSensClock && s.type != kSensUser) {
         fail(s.origin, s.name, "the sensor needs an object");
       }
       if (s.reftype != kObjUnknown) {
         if (s.refname.empty()) fail(s.origin, s.name, "reftype needs refname");
-        m.sensor_refid[i] = id_of(static_cast<ObjType>(s.reftype), s.refname, s.origin, s.name, "reference object");
+        m.sensor_refid[i] =
+            id_of(static_cast<ObjType>(s.reftype), s.refname, s.origin, s.name, "reference object");
       }
       const int dim = sensor_dimension(s);
       m.sensor_dim[i] = dim;
@@ -1566,7 +1648,8 @@ class Compiler {
             !(s.type >= kSensJointLimitPos && m.jnt_type[id] == kJointBall)) {
           fail(s.origin, s.name, "the joint must be a hinge or slide joint");
         }
-        if (s.type >= kSensJointLimitPos && !m.jnt_limited[id]) fail(s.origin, s.name, "the joint must be limited");
+        if (s.type >= kSensJointLimitPos && !m.jnt_limited[id])
+          fail(s.origin, s.name, "the joint must be limited");
         break;
       case kSensBallQuat:
       case kSensBallAngVel:
@@ -1605,7 +1688,8 @@ class Compiler {
       m.tuple_size[i] = static_cast<int>(t.elements.size());
       for (const TupleSpec::Element& e : t.elements) {
         m.tuple_objtype[adr] = e.objtype;
-        m.tuple_objid[adr] = id_of(static_cast<ObjType>(e.objtype), e.objname, t.origin, t.name, "object");
+        m.tuple_objid[adr] =
+            id_of(static_cast<ObjType>(e.objtype), e.objname, t.origin, t.name, "object");
         m.tuple_objprm[adr] = e.prm;
         ++adr;
       }
@@ -1618,18 +1702,22 @@ class Compiler {
       for (int b = 0; b < m.nbody; ++b) {
         const int id = m.body_mocapid[b];
         if (id < 0) continue;
-        std::copy(m.body_pos + 3 * b, m.body_pos + 3 * b + 3, m.key_mpos + k * 3 * m.nmocap + 3 * id);
-        std::copy(m.body_quat + 4 * b, m.body_quat + 4 * b + 4, m.key_mquat + k * 4 * m.nmocap + 4 * id);
+        std::copy(m.body_pos + 3 * b, m.body_pos + 3 * b + 3,
+                  m.key_mpos + k * 3 * m.nmocap + 3 * id);
+        std::copy(m.body_quat + 4 * b, m.body_quat + 4 * b + 4,
+                  m.key_mquat + k * 4 * m.nmocap + 4 * id);
       }
     }
     for (int k = 0; k < static_cast<int>(spec_.keys.size()); ++k) {
       const KeySpec& key = spec_.keys[static_cast<size_t>(k)];
       m.key_time[k] = key.time;
-      auto copy = [&](const std::optional<std::vector<double>>& v, double* dst, int n, const char* what) {
+      auto copy = [&](const std::optional<std::vector<double>>& v, double* dst, int n,
+                      const char* what) {
         if (!v) return;
         if (static_cast<int>(v->size()) != n) {
-          fail(key.origin, key.name, std::string(what) + " has " + std::to_string(v->size()) + " values, the model needs " +
-                                         std::to_string(n));
+          fail(key.origin, key.name,
+               std::string(what) + " has " + std::to_string(v->size()) +
+                   " values, the model needs " + std::to_string(n));
         }
         std::copy(v->begin(), v->end(), dst);
       };
@@ -1639,7 +1727,8 @@ class Compiler {
       copy(key.ctrl, m.key_ctrl + k * m.nu, m.nu, "ctrl");
       copy(key.mpos, m.key_mpos + k * 3 * m.nmocap, 3 * m.nmocap, "mpos");
       copy(key.mquat, m.key_mquat + k * 4 * m.nmocap, 4 * m.nmocap, "mquat");
-      for (int q = 0; q < m.nmocap; ++q) math::quat_normalize(m.key_mquat + k * 4 * m.nmocap + 4 * q);
+      for (int q = 0; q < m.nmocap; ++q)
+        math::quat_normalize(m.key_mquat + k * 4 * m.nmocap + 4 * q);
     }
   }
 
@@ -1654,7 +1743,8 @@ class Compiler {
   std::vector<std::pair<LightSpec*, int>> lights_;
   std::vector<Vec3> xpos_;
   std::vector<Quat> xquat_;
-  std::vector<int> jnt_qposadr_, jnt_dofadr_, dof_parent_, dof_body_, dof_joint_, dof_madr_, last_dof_;
+  std::vector<int> jnt_qposadr_, jnt_dofadr_, dof_parent_, dof_body_, dof_joint_, dof_madr_,
+      last_dof_;
   int nq_ = 0, nv_ = 0, nM_ = 0, nD_ = 0;
   std::string names_;
   std::map<int, std::vector<int>> name_adr_;

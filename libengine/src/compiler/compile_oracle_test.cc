@@ -18,48 +18,69 @@ namespace {
 
 // Fields joco's compiler does not fill yet. They are listed in the table, not hidden, and the
 // test fails if one of them starts matching (so the list stays honest).
-const std::set<std::string> kNotYetFilled = {
-};
+const std::set<std::string> kNotYetFilled = {};
 
-// Known differences from MuJoCo 2.2.2, each with its reason. Listed in the output, excluded from the
-// assertion only for the models named.
+// Known differences from MuJoCo 2.2.2, each with its reason. Listed in the output, excluded from
+// the assertion only for the models named.
 struct KnownDifference {
   const char* model_prefix;
   std::set<std::string> fields;
   const char* reason;
 };
 const KnownDifference kKnownDifferences[] = {
-    {"real/franka_sim/", {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
-     "MuJoCo 2.2.2's STL loader leaves some exact duplicate vertices unmerged in three visual meshes "
-     "(link0, link3, link6: 17, 2 and 5 vertices); joco merges every duplicate. Same surfaces and inertia."},
-    {"real/wonik_allegro/", {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
+    {"real/franka_sim/",
+     {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
+     "MuJoCo 2.2.2's STL loader leaves some exact duplicate vertices unmerged in three visual "
+     "meshes "
+     "(link0, link3, link6: 17, 2 and 5 vertices); joco merges every duplicate. Same surfaces and "
+     "inertia."},
+    {"real/wonik_allegro/",
+     {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
      "as for franka_sim: a few unmerged duplicate STL vertices in MuJoCo 2.2.2"},
-    {"real/shadow_hand/", {"mesh_normal"},
-     "vertex normals computed from faces: MuJoCo 2.2.2's rounding order is not reproduced (rendering data)"},
-    {"real/shadow_hand/scene_left", {"mesh_face", "mesh_vert", "stat.meansize"},
-     "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its vertices differ "
+    {"real/shadow_hand/",
+     {"mesh_normal"},
+     "vertex normals computed from faces: MuJoCo 2.2.2's rounding order is not reproduced "
+     "(rendering data)"},
+    {"real/shadow_hand/scene_left",
+     {"mesh_face", "mesh_vert", "stat.meansize"},
+     "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its "
+     "vertices differ "
      "by ~4e-6 relative; under investigation"},
-    {"real/shadow_hand/left_hand", {"mesh_face", "mesh_vert", "stat.meansize"}, "mirrored meshes, as for scene_left"},
-    {"mujoco-tests/test__engine__testdata__activation.xml", {"actuator_lengthrange"},
-     "the muscle's lower length is found by simulating a free body pulled against a soft tendon limit; after "
-     "the 10 s of the length-range simulation it has not fully settled, and joco's value differs from "
+    {"real/shadow_hand/left_hand",
+     {"mesh_face", "mesh_vert", "stat.meansize"},
+     "mirrored meshes, as for scene_left"},
+    {"mujoco-tests/test__engine__testdata__activation.xml",
+     {"actuator_lengthrange"},
+     "the muscle's lower length is found by simulating a free body pulled against a soft tendon "
+     "limit; after "
+     "the 10 s of the length-range simulation it has not fully settled, and joco's value differs "
+     "from "
      "MuJoCo's by 6e-11 (4e-8 relative to the 0.0014 result); arm26's ranges match to 1e-10"},
-    {"actuation/tendons_inside", {"tendon_invweight0"},
-     "side sites inside the wrapping geom: MuJoCo 2.2.2's search for the touch point stops early (up to "
+    {"actuation/tendons_inside",
+     {"tendon_invweight0"},
+     "side sites inside the wrapping geom: MuJoCo 2.2.2's search for the touch point stops early "
+     "(up to "
      "4e-7 in the moment arms); joco finds it to machine precision"},
-    {"actuation/fluid_thin", {"geom_fluid"},
-     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter than "
+    {"actuation/fluid_thin",
+     {"geom_fluid"},
+     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter "
+     "than "
      "wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
-    {"real/anybotics_anymal_c/", {"mesh_normal"},
+    {"real/anybotics_anymal_c/",
+     {"mesh_normal"},
      "vertex normals computed from faces differ in the last float bits (rendering data)"},
     {"mujoco/model/mug/", {"mesh_normal"}, "vertex normals computed from faces, as for anymal_c"},
     // Composite skins with a subgrid whose steps are not binary fractions (2, 4, 5, ...).
     {"mujoco/model/composite/cloth.xml",
-     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum", "skin_bonevertweight"},
-     "subgrid skins: MuJoCo's bone vertex lists hold extra entries with weights of ~1e-16 (rounding residue at "
-     "the grid's last row and column) and weights one float ulp off; joco lists the exact nonzero weights"},
+     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
+      "skin_bonevertweight"},
+     "subgrid skins: MuJoCo's bone vertex lists hold extra entries with weights of ~1e-16 "
+     "(rounding residue at "
+     "the grid's last row and column) and weights one float ulp off; joco lists the exact nonzero "
+     "weights"},
     {"mujoco/model/flag/flag.xml",
-     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum", "skin_bonevertweight"},
+     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
+      "skin_bonevertweight"},
      "subgrid skins, as for cloth.xml"},
 };
 
@@ -74,7 +95,8 @@ constexpr double kFluidTolerance = 1e-5;
 
 oracle::Tolerance mesh_tolerance(const std::string& field, const oracle::Tolerance& base) {
   oracle::Tolerance t = base;
-  if (field.rfind("mesh_", 0) == 0 || field.rfind("body_", 0) == 0 || field.rfind("geom_", 0) == 0) t.rel = 1e-7;
+  if (field.rfind("mesh_", 0) == 0 || field.rfind("body_", 0) == 0 || field.rfind("geom_", 0) == 0)
+    t.rel = 1e-7;
   // MuJoCo 2.2.2 integrates the added-mass coefficients numerically (relative error about 6e-7,
   // more for very flat geoms); joco evaluates them exactly (elliptic integral RD).
   if (field == "geom_fluid") t.rel = kFluidTolerance;
@@ -89,7 +111,8 @@ TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
   auto mj = oracle::load(path, &error);
   ASSERT_TRUE(mj) << "MuJoCo cannot load " << path << ": " << error;
   const Model m = compile_mjcf_file(path);
-  const oracle::Comparison c = oracle::compare_model(m, mj.get(), oracle::Tolerance{}, mesh_tolerance);
+  const oracle::Comparison c =
+      oracle::compare_model(m, mj.get(), oracle::Tolerance{}, mesh_tolerance);
   std::string problems;
   int matched = 0;
   for (const oracle::FieldResult& f : c.fields) {
@@ -109,15 +132,14 @@ TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
 
 // Every model in testdata that MuJoCo 2.2.2 loads.
 std::vector<std::string> all_models() {
-  std::vector<std::string> models = {"mujoco/model/slider_crank/slider_crank.xml",
-                                     "mujoco/model/humanoid/humanoid.xml",
-                                     "mujoco/model/humanoid100/humanoid100.xml",
-                                     "mujoco/model/tendon_arm/arm26.xml"};
+  std::vector<std::string> models = {
+      "mujoco/model/slider_crank/slider_crank.xml", "mujoco/model/humanoid/humanoid.xml",
+      "mujoco/model/humanoid100/humanoid100.xml", "mujoco/model/tendon_arm/arm26.xml"};
   const size_t fixed = models.size();
-  for (const char* dir : {"mujoco-tests", "real/franka_sim", "real/anybotics_anymal_c", "real/shadow_hand",
-                          "real/wonik_allegro", "mujoco/model/adhesion", "mujoco/model/mug",
-                          "mujoco/model/flag", "mujoco/model/hammock", "mujoco/model/composite", "composite",
-                          "actuation", "compiler"}) {
+  for (const char* dir :
+       {"mujoco-tests", "real/franka_sim", "real/anybotics_anymal_c", "real/shadow_hand",
+        "real/wonik_allegro", "mujoco/model/adhesion", "mujoco/model/mug", "mujoco/model/flag",
+        "mujoco/model/hammock", "mujoco/model/composite", "composite", "actuation", "compiler"}) {
     for (const auto& entry : std::filesystem::directory_iterator(test::testdata(dir))) {
       if (entry.path().extension() != ".xml") continue;
       const std::string name = entry.path().filename().string();

@@ -22,8 +22,9 @@ GeomMassProperties primitive_mass_properties(int type, const Vec3& size, bool /*
       const double sphere = 4.0 / 3.0 * kPi * r * r * r;
       p.volume = cylinder + sphere;
       const double axial = cylinder * r * r / 2 + sphere * 0.4 * r * r;
-      const double transverse = cylinder * (r * r / 4 + length * length / 12) +
-                                sphere * (0.4 * r * r + length * length / 4 + 3.0 / 8.0 * r * length);
+      const double transverse =
+          cylinder * (r * r / 4 + length * length / 12) +
+          sphere * (0.4 * r * r + length * length / 4 + 3.0 / 8.0 * r * length);
       p.inertia = {transverse, transverse, axial};
       break;
     }
@@ -37,13 +38,15 @@ GeomMassProperties primitive_mass_properties(int type, const Vec3& size, bool /*
     case kGeomEllipsoid: {
       const double a = size[0], b = size[1], c = size[2];
       p.volume = 4.0 / 3.0 * kPi * a * b * c;
-      p.inertia = {p.volume * (b * b + c * c) / 5, p.volume * (a * a + c * c) / 5, p.volume * (a * a + b * b) / 5};
+      p.inertia = {p.volume * (b * b + c * c) / 5, p.volume * (a * a + c * c) / 5,
+                   p.volume * (a * a + b * b) / 5};
       break;
     }
     case kGeomBox: {
       const double a = size[0], b = size[1], c = size[2];
       p.volume = 8 * a * b * c;
-      p.inertia = {p.volume * (b * b + c * c) / 3, p.volume * (a * a + c * c) / 3, p.volume * (a * a + b * b) / 3};
+      p.inertia = {p.volume * (b * b + c * c) / 3, p.volume * (a * a + c * c) / 3,
+                   p.volume * (a * a + b * b) / 3};
       break;
     }
     default: break;

@@ -7,8 +7,8 @@
 namespace joco::compiler {
 
 struct GeomMassProperties {
-  double volume = 0;   // or area, for shell inertia
-  Vec3 inertia{};      // principal moments per unit density, in the geom frame
+  double volume = 0;  // or area, for shell inertia
+  Vec3 inertia{};     // principal moments per unit density, in the geom frame
 };
 
 // For primitive types (sphere, capsule, ellipsoid, cylinder, box); planes and height fields have

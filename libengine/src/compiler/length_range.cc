@@ -17,7 +17,8 @@ namespace joco::compiler {
 namespace {
 
 bool selected(const Model& m, int i, int mode) {
-  const bool muscle = m.actuator_gaintype[i] == kGainMuscle || m.actuator_biastype[i] == kBiasMuscle;
+  const bool muscle =
+      m.actuator_gaintype[i] == kGainMuscle || m.actuator_biastype[i] == kBiasMuscle;
   const bool user = m.actuator_gaintype[i] == kGainUser || m.actuator_biastype[i] == kBiasUser;
   switch (mode) {
     case 1: return muscle;
@@ -49,7 +50,8 @@ bool limits_of_target(const Model& m, int i, double* range) {
 // One side of the range: push the actuator's transmission with a force that accelerates the joints
 // at `accel` (clamped to maxforce), damp the velocities with time constant timeconst, and return
 // the extreme length over the last inteval seconds, with the spread seen there.
-std::pair<double, double> push(const Model& m, Data& d, int i, double sign, const CompilerSettings::LengthRange& lr) {
+std::pair<double, double> push(const Model& m, Data& d, int i, double sign,
+                               const CompilerSettings::LengthRange& lr) {
   reset_data(m, d);
   const double h = m.opt.timestep;
   const int steps = static_cast<int>(std::ceil(lr.inttotal / h));
@@ -91,8 +93,8 @@ void compute_length_ranges(Model& m, const ModelSpec& spec) {
   // The simulation: joint and tendon limits only (no contacts, passive forces, gravity, friction
   // loss or actuation), with its own time step.
   Model sim = m;
-  sim.opt.disableflags |= kDisableContact | kDisablePassive | kDisableGravity | kDisableFrictionloss |
-                          kDisableActuation;
+  sim.opt.disableflags |= kDisableContact | kDisablePassive | kDisableGravity |
+                          kDisableFrictionloss | kDisableActuation;
   if (lr.timestep > 0) sim.opt.timestep = lr.timestep;
   Data d(sim);
   for (int i = 0; i < m.nu; ++i) {
@@ -106,12 +108,14 @@ void compute_length_ranges(Model& m, const ModelSpec& spec) {
     const std::string name = spec.actuators[static_cast<size_t>(i)].name;
     const Origin& origin = spec.actuators[static_cast<size_t>(i)].origin;
     if (!(width > 0) || !std::isfinite(width)) {
-      throw InputError(origin.describe(name) + ": length range computation found an empty or invalid range");
+      throw InputError(origin.describe(name) +
+                       ": length range computation found an empty or invalid range");
     }
     if (low_spread > lr.tolrange * width || high_spread > lr.tolrange * width) {
-      throw InputError(origin.describe(name) +
-                       ": length range computation did not converge (the actuator may be unlimited: "
-                       "add joint or tendon limits, or adjust <compiler><lengthrange>)");
+      throw InputError(
+          origin.describe(name) +
+          ": length range computation did not converge (the actuator may be unlimited: "
+          "add joint or tendon limits, or adjust <compiler><lengthrange>)");
     }
     range[0] = low;
     range[1] = high;

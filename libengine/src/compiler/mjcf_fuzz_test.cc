@@ -1,5 +1,5 @@
-// Seeded mutations of real MJCF files (numbers, attributes, nesting, truncation): every mutant either
-// compiles into a valid model or is rejected with an InputError; none crashes or hangs.
+// Seeded mutations of real MJCF files (numbers, attributes, nesting, truncation): every mutant
+// either compiles into a valid model or is rejected with an InputError; none crashes or hangs.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -21,10 +21,12 @@ std::string read_text(const std::string& path) {
 
 // One random edit of an XML text.
 std::string mutate(const std::string& text, std::mt19937_64& rng) {
-  static const char* const numbers[] = {"0", "-1", "1e9", "-1e9", "1e300", "nan", "inf", "-inf", "abc", "",
-                                        "0.5", "3", "7", "1 2", "1 2 3 4 5 6 7", "-0", "2147483648", "1e-300"};
-  static const char* const elements[] = {"body", "geom", "joint", "site", "default", "worldbody", "asset",
-                                         "actuator", "tendon", "spatial", "include", "key", "mujoco"};
+  static const char* const numbers[] = {
+      "0", "-1",  "1e9", "-1e9", "1e300", "nan",           "inf", "-inf",       "abc",
+      "",  "0.5", "3",   "7",    "1 2",   "1 2 3 4 5 6 7", "-0",  "2147483648", "1e-300"};
+  static const char* const elements[] = {"body",      "geom",  "joint",    "site",   "default",
+                                         "worldbody", "asset", "actuator", "tendon", "spatial",
+                                         "include",   "key",   "mujoco"};
   std::string s = text;
   auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % std::max<size_t>(n, 1)); };
   switch (rng() % 8) {
@@ -65,11 +67,12 @@ std::string mutate(const std::string& text, std::mt19937_64& rng) {
       s.erase(start, end == std::string::npos ? std::string::npos : end - start);
       break;
     }
-    case 4: s.resize(pick(s.size())); break;  // truncate
+    case 4: s.resize(pick(s.size())); break;                            // truncate
     case 5: s[pick(s.size())] = static_cast<char>(rng() % 128); break;  // flip a byte
-    case 6: {  // rename an element
+    case 6: {                                                           // rename an element
       const size_t open = s.find('<', pick(s.size()));
-      if (open == std::string::npos || open + 1 >= s.size() || !std::isalpha(static_cast<unsigned char>(s[open + 1]))) {
+      if (open == std::string::npos || open + 1 >= s.size() ||
+          !std::isalpha(static_cast<unsigned char>(s[open + 1]))) {
         break;
       }
       const size_t end = s.find_first_of(" />", open + 1);
@@ -108,21 +111,25 @@ TEST_P(MjcfFuzz, MutantsCompileOrFailCleanly) {
     } catch (const InputError&) {
       ++rejected;
     } catch (const std::exception& e) {
-      ADD_FAILURE() << "trial " << trial << ": unexpected " << typeid(e).name() << ": " << e.what() << "\n" << text;
+      ADD_FAILURE() << "trial " << trial << ": unexpected " << typeid(e).name() << ": " << e.what()
+                    << "\n"
+                    << text;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(seconds, 5.0) << "trial " << trial << " took " << seconds << " s";
   }
   EXPECT_GT(rejected, 0);
   std::cout << GetParam() << ": " << compiled << " mutants compiled, " << rejected << " rejected\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, MjcfFuzz,
-                         ::testing::Values("mujoco/model/slider_crank/slider_crank.xml",
-                                           "mujoco/model/tendon_arm/arm26.xml",
-                                           "mujoco-tests/test__engine__testdata__sites.xml",
-                                           "mujoco-tests/test__user__testdata__keyframe.xml",
-                                           "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_free.xml"));
+INSTANTIATE_TEST_SUITE_P(
+    Models, MjcfFuzz,
+    ::testing::Values(
+        "mujoco/model/slider_crank/slider_crank.xml", "mujoco/model/tendon_arm/arm26.xml",
+        "mujoco-tests/test__engine__testdata__sites.xml",
+        "mujoco-tests/test__user__testdata__keyframe.xml",
+        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_free.xml"));
 
 }  // namespace
 }  // namespace joco

@@ -10,7 +10,8 @@
 namespace joco::compiler {
 
 std::string Origin::describe(const std::string& name) const {
-  std::string s = (file ? *file : std::string("<input>")) + ":" + std::to_string(line) + ": <" + element;
+  std::string s =
+      (file ? *file : std::string("<input>")) + ":" + std::to_string(line) + ": <" + element;
   if (!name.empty()) s += " '" + name + "'";
   return s + ">";
 }
@@ -25,8 +26,11 @@ const Keywords kCamLightMode = {{"fixed", kCamLightFixed},
                                 {"trackcom", kCamLightTrackCom},
                                 {"targetbody", kCamLightTargetBody},
                                 {"targetbodycom", kCamLightTargetBodyCom}};
-const Keywords kFrameObjType = {{"body", kObjBody}, {"xbody", kObjXBody}, {"geom", kObjGeom},
-                                {"site", kObjSite}, {"camera", kObjCamera}};
+const Keywords kFrameObjType = {{"body", kObjBody},
+                                {"xbody", kObjXBody},
+                                {"geom", kObjGeom},
+                                {"site", kObjSite},
+                                {"camera", kObjCamera}};
 
 Origin origin_of(const XmlElement& e) { return Origin{e.file, e.line, e.name}; }
 
@@ -51,7 +55,9 @@ void read_orientation(const AttributeReader& a, Orientation& o) {
   const Alternative* given = nullptr;
   for (const Alternative& alt : alternatives) {
     if (!a.has(alt.name)) continue;
-    if (given) a.fail(alt.name, std::string("only one orientation may be given, '") + given->name + "' is too");
+    if (given)
+      a.fail(alt.name,
+             std::string("only one orientation may be given, '") + given->name + "' is too");
     given = &alt;
   }
   if (!given) return;
@@ -62,10 +68,13 @@ void read_orientation(const AttributeReader& a, Orientation& o) {
 
 }  // namespace
 
-// ---- element attribute readers, shared by defaults, elements and composites ------------------------
+// ---- element attribute readers, shared by defaults, elements and composites
+// ------------------------
 
 void read_joint(const AttributeReader& a, JointSpec& j) {
-  a.read_keyword("type", j.type, {{"free", kJointFree}, {"ball", kJointBall}, {"slide", kJointSlide}, {"hinge", kJointHinge}});
+  a.read_keyword(
+      "type", j.type,
+      {{"free", kJointFree}, {"ball", kJointBall}, {"slide", kJointSlide}, {"hinge", kJointHinge}});
   a.read("group", j.group);
   a.read("pos", j.pos);
   a.read("axis", j.axis);
@@ -86,10 +95,14 @@ void read_joint(const AttributeReader& a, JointSpec& j) {
   a.read_numbers("user", j.user);
 }
 
-const Keywords kGeomTypes = {{"plane", kGeomPlane},     {"hfield", kGeomHfield},
-                             {"sphere", kGeomSphere},   {"capsule", kGeomCapsule},
-                             {"ellipsoid", kGeomEllipsoid}, {"cylinder", kGeomCylinder},
-                             {"box", kGeomBox},         {"mesh", kGeomMesh}};
+const Keywords kGeomTypes = {{"plane", kGeomPlane},
+                             {"hfield", kGeomHfield},
+                             {"sphere", kGeomSphere},
+                             {"capsule", kGeomCapsule},
+                             {"ellipsoid", kGeomEllipsoid},
+                             {"cylinder", kGeomCylinder},
+                             {"box", kGeomBox},
+                             {"mesh", kGeomMesh}};
 
 void read_geom(const AttributeReader& a, GeomSpec& g) {
   a.read_keyword("type", g.type, kGeomTypes);
@@ -118,7 +131,8 @@ void read_geom(const AttributeReader& a, GeomSpec& g) {
   a.read("mesh", g.mesh);
   a.read("fitscale", g.fitscale);
   int shape = g.fluid_ellipsoid ? 1 : 0;
-  if (a.read_keyword("fluidshape", shape, {{"none", 0}, {"ellipsoid", 1}})) g.fluid_ellipsoid = shape == 1;
+  if (a.read_keyword("fluidshape", shape, {{"none", 0}, {"ellipsoid", 1}}))
+    g.fluid_ellipsoid = shape == 1;
   a.read("fluidcoef", g.fluidcoef, 1);
   a.read_numbers("user", g.user);
   a.read_bool("shellinertia", g.shellinertia);
@@ -129,8 +143,11 @@ void read_geom(const AttributeReader& a, GeomSpec& g) {
 
 void read_site(const AttributeReader& a, SiteSpec& s) {
   a.read_keyword("type", s.type,
-                 {{"sphere", kGeomSphere}, {"capsule", kGeomCapsule}, {"ellipsoid", kGeomEllipsoid},
-                  {"cylinder", kGeomCylinder}, {"box", kGeomBox}});
+                 {{"sphere", kGeomSphere},
+                  {"capsule", kGeomCapsule},
+                  {"ellipsoid", kGeomEllipsoid},
+                  {"cylinder", kGeomCylinder},
+                  {"box", kGeomBox}});
   a.read("group", s.group);
   a.read("material", s.material);
   a.read("rgba", s.rgba);
@@ -221,7 +238,8 @@ void read_pair(const AttributeReader& a, PairSpec& p) {
   a.read("solimp", p.solimp, 1);
   a.read("margin", p.margin);
   a.read("gap", p.gap);
-  if (p.condim != 1 && p.condim != 3 && p.condim != 4 && p.condim != 6) a.fail("condim", "must be 1, 3, 4 or 6");
+  if (p.condim != 1 && p.condim != 3 && p.condim != 4 && p.condim != 6)
+    a.fail("condim", "must be 1, 3, 4 or 6");
 }
 
 void read_equality(const AttributeReader& a, EqualitySpec& q) {
@@ -251,9 +269,9 @@ void read_transmission(const AttributeReader& a, ActuatorSpec& u) {
     const char* attribute;
     int type;
   };
-  static const Target targets[] = {{"joint", kTrnJoint},       {"jointinparent", kTrnJointInParent},
-                                   {"tendon", kTrnTendon},     {"cranksite", kTrnSliderCrank},
-                                   {"site", kTrnSite},         {"body", kTrnBody}};
+  static const Target targets[] = {{"joint", kTrnJoint},   {"jointinparent", kTrnJointInParent},
+                                   {"tendon", kTrnTendon}, {"cranksite", kTrnSliderCrank},
+                                   {"site", kTrnSite},     {"body", kTrnBody}};
   int found = 0;
   for (const Target& t : targets) {
     if (!a.has(t.attribute)) continue;
@@ -262,7 +280,8 @@ void read_transmission(const AttributeReader& a, ActuatorSpec& u) {
     a.read(t.attribute, u.target);
   }
   if (found > 1) {
-    throw InputError(a.element().where() + ": an actuator must have exactly one transmission target "
+    throw InputError(a.element().where() +
+                     ": an actuator must have exactly one transmission target "
                      "(joint, jointinparent, tendon, cranksite, site or body)");
   }
   a.read("slidersite", u.slidersite);
@@ -276,12 +295,21 @@ void read_actuator(const AttributeReader& a, const std::string& kind, ActuatorSp
   auto zero = [](auto& arr) { arr.fill(0); };
   if (kind == "general") {
     a.read_keyword("dyntype", u.dyntype,
-                   {{"none", kDynNone}, {"integrator", kDynIntegrator}, {"filter", kDynFilter},
-                    {"muscle", kDynMuscle}, {"user", kDynUser}});
+                   {{"none", kDynNone},
+                    {"integrator", kDynIntegrator},
+                    {"filter", kDynFilter},
+                    {"muscle", kDynMuscle},
+                    {"user", kDynUser}});
     a.read_keyword("gaintype", u.gaintype,
-                   {{"fixed", kGainFixed}, {"affine", kGainAffine}, {"muscle", kGainMuscle}, {"user", kGainUser}});
+                   {{"fixed", kGainFixed},
+                    {"affine", kGainAffine},
+                    {"muscle", kGainMuscle},
+                    {"user", kGainUser}});
     a.read_keyword("biastype", u.biastype,
-                   {{"none", kBiasNone}, {"affine", kBiasAffine}, {"muscle", kBiasMuscle}, {"user", kBiasUser}});
+                   {{"none", kBiasNone},
+                    {"affine", kBiasAffine},
+                    {"muscle", kBiasMuscle},
+                    {"user", kBiasUser}});
     a.read("dynprm", u.dynprm, 1);
     a.read("gainprm", u.gainprm, 1);
     a.read("biasprm", u.biasprm, 1);
@@ -406,7 +434,8 @@ class Reader {
     for_each(root, "default", [&](const XmlElement& e) {
       std::string name = "main";
       AttributeReader(e).read("class", name);
-      if (name != "main") throw InputError(e.where() + ": the top-level default class must be named 'main'");
+      if (name != "main")
+        throw InputError(e.where() + ": the top-level default class must be named 'main'");
       read_default(e, "main", nullptr);
     });
     for_each(root, "custom", [&](const XmlElement& e) { read_custom(e); });
@@ -441,7 +470,8 @@ class Reader {
     std::string name;
     if (!AttributeReader(e).read("class", name)) name = childclass.empty() ? "main" : childclass;
     auto it = classes_.find(name);
-    if (it == classes_.end()) throw InputError(e.where() + ": unknown default class '" + name + "'");
+    if (it == classes_.end())
+      throw InputError(e.where() + ": unknown default class '" + name + "'");
     return it->second;
   }
 
@@ -457,7 +487,8 @@ class Reader {
     a.read_bool("balanceinertia", c.balanceinertia);
     a.read_bool("strippath", c.strippath);
     int coordinate = c.global_coordinates;
-    if (a.read_keyword("coordinate", coordinate, {{"local", 0}, {"global", 1}})) c.global_coordinates = coordinate;
+    if (a.read_keyword("coordinate", coordinate, {{"local", 0}, {"global", 1}}))
+      c.global_coordinates = coordinate;
     int degree = c.degree;
     if (a.read_keyword("angle", degree, {{"radian", 0}, {"degree", 1}})) c.degree = degree;
     a.read_bool("fitaabb", c.fitaabb);
@@ -509,13 +540,18 @@ class Reader {
     a.read_into("o_solref", o.o_solref, kNREF, 1);
     a.read_into("o_solimp", o.o_solimp, kNIMP, 1);
     a.read_keyword("integrator", o.integrator,
-                   {{"Euler", kIntEuler}, {"RK4", kIntRK4}, {"implicit", kIntImplicit},
+                   {{"Euler", kIntEuler},
+                    {"RK4", kIntRK4},
+                    {"implicit", kIntImplicit},
                     {"implicitfast", kIntImplicitFast}});
-    a.read_keyword("collision", o.collision,
-                   {{"all", kCollisionAll}, {"predefined", kCollisionPair}, {"dynamic", kCollisionDynamic}});
+    a.read_keyword(
+        "collision", o.collision,
+        {{"all", kCollisionAll}, {"predefined", kCollisionPair}, {"dynamic", kCollisionDynamic}});
     a.read_keyword("cone", o.cone, {{"pyramidal", kConePyramidal}, {"elliptic", kConeElliptic}});
-    a.read_keyword("jacobian", o.jacobian, {{"dense", kJacDense}, {"sparse", kJacSparse}, {"auto", kJacAuto}});
-    a.read_keyword("solver", o.solver, {{"PGS", kSolverPGS}, {"CG", kSolverCG}, {"Newton", kSolverNewton}});
+    a.read_keyword("jacobian", o.jacobian,
+                   {{"dense", kJacDense}, {"sparse", kJacSparse}, {"auto", kJacAuto}});
+    a.read_keyword("solver", o.solver,
+                   {{"PGS", kSolverPGS}, {"CG", kSolverCG}, {"Newton", kSolverNewton}});
     a.read("iterations", o.iterations);
     a.read("noslip_iterations", o.noslip_iterations);
     a.read("mpr_iterations", o.mpr_iterations);
@@ -524,26 +560,35 @@ class Reader {
 
   void read_flags(const XmlElement& e) {
     AttributeReader a(e);
-    static const std::pair<const char*, int> disable[] = {
-        {"constraint", kDisableConstraint}, {"equality", kDisableEquality},
-        {"frictionloss", kDisableFrictionloss}, {"limit", kDisableLimit},
-        {"contact", kDisableContact},       {"passive", kDisablePassive},
-        {"gravity", kDisableGravity},       {"clampctrl", kDisableClampctrl},
-        {"warmstart", kDisableWarmstart},   {"filterparent", kDisableFilterparent},
-        {"actuation", kDisableActuation},   {"refsafe", kDisableRefsafe},
-        {"sensor", kDisableSensor}};
-    static const std::pair<const char*, int> enable[] = {
-        {"override", kEnableOverride}, {"energy", kEnableEnergy}, {"fwdinv", kEnableFwdinv},
-        {"sensornoise", kEnableSensornoise}, {"multiccd", kEnableMulticcd}};
+    static const std::pair<const char*, int> disable[] = {{"constraint", kDisableConstraint},
+                                                          {"equality", kDisableEquality},
+                                                          {"frictionloss", kDisableFrictionloss},
+                                                          {"limit", kDisableLimit},
+                                                          {"contact", kDisableContact},
+                                                          {"passive", kDisablePassive},
+                                                          {"gravity", kDisableGravity},
+                                                          {"clampctrl", kDisableClampctrl},
+                                                          {"warmstart", kDisableWarmstart},
+                                                          {"filterparent", kDisableFilterparent},
+                                                          {"actuation", kDisableActuation},
+                                                          {"refsafe", kDisableRefsafe},
+                                                          {"sensor", kDisableSensor}};
+    static const std::pair<const char*, int> enable[] = {{"override", kEnableOverride},
+                                                         {"energy", kEnableEnergy},
+                                                         {"fwdinv", kEnableFwdinv},
+                                                         {"sensornoise", kEnableSensornoise},
+                                                         {"multiccd", kEnableMulticcd}};
     const Keywords on_off = {{"disable", 0}, {"enable", 1}};
     Option& o = spec_.option;
     for (const auto& [name, bit] : disable) {
       int v;
-      if (a.read_keyword(name, v, on_off)) o.disableflags = v ? (o.disableflags & ~bit) : (o.disableflags | bit);
+      if (a.read_keyword(name, v, on_off))
+        o.disableflags = v ? (o.disableflags & ~bit) : (o.disableflags | bit);
     }
     for (const auto& [name, bit] : enable) {
       int v;
-      if (a.read_keyword(name, v, on_off)) o.enableflags = v ? (o.enableflags | bit) : (o.enableflags & ~bit);
+      if (a.read_keyword(name, v, on_off))
+        o.enableflags = v ? (o.enableflags | bit) : (o.enableflags & ~bit);
     }
   }
 
@@ -577,7 +622,8 @@ class Reader {
           double values[n];
           for (size_t i = 0; i < n; ++i) values[i] = field[i];
           if (a.read_into(name, values, n, n)) {
-            for (size_t i = 0; i < n; ++i) field[i] = static_cast<std::remove_extent_t<Field>>(values[i]);
+            for (size_t i = 0; i < n; ++i)
+              field[i] = static_cast<std::remove_extent_t<Field>>(values[i]);
           }
         } else if constexpr (std::is_same_v<Field, int>) {
           a.read(name, field);
@@ -616,17 +662,28 @@ class Reader {
     cls.name = name;
     for (const XmlElement& c : e.children) {
       AttributeReader a(c);
-      if (c.name == "mesh") read_mesh(a, cls.mesh);
-      else if (c.name == "material") read_material(a, cls.material);
-      else if (c.name == "joint") read_joint(a, cls.joint);
-      else if (c.name == "geom") read_geom(a, cls.geom);
-      else if (c.name == "site") read_site(a, cls.site);
-      else if (c.name == "camera") read_camera(a, cls.camera);
-      else if (c.name == "light") read_light(a, cls.light);
-      else if (c.name == "pair") read_pair(a, cls.pair);
-      else if (c.name == "equality") read_equality(a, cls.equality);
-      else if (c.name == "tendon") read_tendon(a, cls.tendon);
-      else if (c.name != "default") read_actuator(a, c.name, cls.actuator);
+      if (c.name == "mesh")
+        read_mesh(a, cls.mesh);
+      else if (c.name == "material")
+        read_material(a, cls.material);
+      else if (c.name == "joint")
+        read_joint(a, cls.joint);
+      else if (c.name == "geom")
+        read_geom(a, cls.geom);
+      else if (c.name == "site")
+        read_site(a, cls.site);
+      else if (c.name == "camera")
+        read_camera(a, cls.camera);
+      else if (c.name == "light")
+        read_light(a, cls.light);
+      else if (c.name == "pair")
+        read_pair(a, cls.pair);
+      else if (c.name == "equality")
+        read_equality(a, cls.equality);
+      else if (c.name == "tendon")
+        read_tendon(a, cls.tendon);
+      else if (c.name != "default")
+        read_actuator(a, c.name, cls.actuator);
     }
     classes_[name] = cls;
     for (const XmlElement& c : e.children) {
@@ -635,7 +692,8 @@ class Reader {
       if (!AttributeReader(c).read("class", child)) {
         throw InputError(c.where() + ": a nested default class needs a class name");
       }
-      if (classes_.count(child)) throw InputError(c.where() + ": repeated default class '" + child + "'");
+      if (classes_.count(child))
+        throw InputError(c.where() + ": repeated default class '" + child + "'");
       read_default(c, child, &classes_.at(name));
     }
   }
@@ -683,15 +741,16 @@ class Reader {
   }
 
   // Any named object type (custom tuples, user sensors).
-  static void read_object_type(const AttributeReader& a, const char* attribute, int& out, bool required) {
+  static void read_object_type(const AttributeReader& a, const char* attribute, int& out,
+                               bool required) {
     static const Keywords types = {
-        {"body", kObjBody},         {"xbody", kObjXBody},       {"joint", kObjJoint},
-        {"dof", kObjDof},           {"geom", kObjGeom},         {"site", kObjSite},
-        {"camera", kObjCamera},     {"light", kObjLight},       {"mesh", kObjMesh},
-        {"skin", kObjSkin},         {"hfield", kObjHfield},     {"texture", kObjTexture},
-        {"material", kObjMaterial}, {"pair", kObjPair},         {"exclude", kObjExclude},
-        {"equality", kObjEquality}, {"tendon", kObjTendon},     {"actuator", kObjActuator},
-        {"sensor", kObjSensor},     {"numeric", kObjNumeric},   {"text", kObjText},
+        {"body", kObjBody},         {"xbody", kObjXBody},     {"joint", kObjJoint},
+        {"dof", kObjDof},           {"geom", kObjGeom},       {"site", kObjSite},
+        {"camera", kObjCamera},     {"light", kObjLight},     {"mesh", kObjMesh},
+        {"skin", kObjSkin},         {"hfield", kObjHfield},   {"texture", kObjTexture},
+        {"material", kObjMaterial}, {"pair", kObjPair},       {"exclude", kObjExclude},
+        {"equality", kObjEquality}, {"tendon", kObjTendon},   {"actuator", kObjActuator},
+        {"sensor", kObjSensor},     {"numeric", kObjNumeric}, {"text", kObjText},
         {"tuple", kObjTuple},       {"key", kObjKey}};
     if (!a.read_keyword(attribute, out, types) && required) {
       throw InputError(a.element().where() + ": missing required attribute '" + attribute + "'");
@@ -742,7 +801,8 @@ class Reader {
     TextureSpec t;
     t.origin = origin_of(c);
     a.read("name", t.name);
-    a.read_keyword("type", t.type, {{"2d", kTexture2D}, {"cube", kTextureCube}, {"skybox", kTextureSkybox}});
+    a.read_keyword("type", t.type,
+                   {{"2d", kTexture2D}, {"cube", kTextureCube}, {"skybox", kTextureSkybox}});
     a.read("file", t.file);
     a.read("gridsize", t.gridsize);
     if (a.read("gridlayout", t.gridlayout)) {
@@ -752,9 +812,11 @@ class Reader {
         a.fail("gridlayout", "length must equal the number of grid cells (gridsize)");
       }
     }
-    static const char* faces[6] = {"fileright", "fileleft", "fileup", "filedown", "filefront", "fileback"};
+    static const char* faces[6] = {"fileright", "fileleft",  "fileup",
+                                   "filedown",  "filefront", "fileback"};
     for (int i = 0; i < 6; ++i) a.read(faces[i], t.cubefiles[static_cast<size_t>(i)]);
-    a.read_keyword("builtin", t.builtin, {{"none", 0}, {"gradient", 1}, {"checker", 2}, {"flat", 3}});
+    a.read_keyword("builtin", t.builtin,
+                   {{"none", 0}, {"gradient", 1}, {"checker", 2}, {"flat", 3}});
     a.read("rgb1", t.rgb1);
     a.read("rgb2", t.rgb2);
     a.read_keyword("mark", t.mark, {{"none", 0}, {"edge", 1}, {"cross", 2}, {"random", 3}});
@@ -785,9 +847,12 @@ class Reader {
       SkinBoneSpec bone;
       bone.origin = origin_of(b);
       bone.body = r.required_string("body");
-      if (!r.read("bindpos", bone.bindpos)) throw InputError(b.where() + ": missing required attribute 'bindpos'");
-      if (!r.read("bindquat", bone.bindquat)) throw InputError(b.where() + ": missing required attribute 'bindquat'");
-      if (!r.read_ints("vertid", bone.vertid)) throw InputError(b.where() + ": missing required attribute 'vertid'");
+      if (!r.read("bindpos", bone.bindpos))
+        throw InputError(b.where() + ": missing required attribute 'bindpos'");
+      if (!r.read("bindquat", bone.bindquat))
+        throw InputError(b.where() + ": missing required attribute 'bindquat'");
+      if (!r.read_ints("vertid", bone.vertid))
+        throw InputError(b.where() + ": missing required attribute 'vertid'");
       if (!r.read_numbers("vertweight", bone.vertweight)) {
         throw InputError(b.where() + ": missing required attribute 'vertweight'");
       }
@@ -807,9 +872,11 @@ class Reader {
       if (c.name == "inertial") {
         InertialSpec in;
         in.origin = origin_of(c);
-        if (!a.read("pos", in.pos)) throw InputError(c.where() + ": missing required attribute 'pos'");
+        if (!a.read("pos", in.pos))
+          throw InputError(c.where() + ": missing required attribute 'pos'");
         read_orientation(a, in.orientation);
-        if (!a.read("mass", in.mass)) throw InputError(c.where() + ": missing required attribute 'mass'");
+        if (!a.read("mass", in.mass))
+          throw InputError(c.where() + ": missing required attribute 'mass'");
         Vec3 diag;
         if (a.read("diaginertia", diag)) in.diaginertia = diag;
         std::array<double, 6> full;
@@ -818,7 +885,8 @@ class Reader {
           throw InputError(c.where() + ": give diaginertia or fullinertia, not both");
         }
         if (!in.diaginertia && !in.fullinertia) {
-          throw InputError(c.where() + ": missing required attribute 'diaginertia' (or 'fullinertia')");
+          throw InputError(c.where() +
+                           ": missing required attribute 'diaginertia' (or 'fullinertia')");
         }
         body.inertial = in;
       } else if (c.name == "joint") {
@@ -923,7 +991,8 @@ class Reader {
         q.type = kEqConnect;
         q.name1 = a.required_string("body1");
         a.read("body2", q.name2);
-        if (!a.read("anchor", q.anchor)) throw InputError(c.where() + ": missing required attribute 'anchor'");
+        if (!a.read("anchor", q.anchor))
+          throw InputError(c.where() + ": missing required attribute 'anchor'");
         q.anchor_given = true;
       } else if (c.name == "weld") {
         q.type = kEqWeld;
@@ -974,11 +1043,13 @@ class Reader {
           r.read("sidesite", w.sidesite);
         } else if (p.name == "pulley") {
           w.type = kWrapPulley;
-          if (!r.read("divisor", w.coef)) throw InputError(p.where() + ": missing required attribute 'divisor'");
+          if (!r.read("divisor", w.coef))
+            throw InputError(p.where() + ": missing required attribute 'divisor'");
         } else if (p.name == "joint") {
           w.type = kWrapJoint;
           w.target = r.required_string("joint");
-          if (!r.read("coef", w.coef)) throw InputError(p.where() + ": missing required attribute 'coef'");
+          if (!r.read("coef", w.coef))
+            throw InputError(p.where() + ": missing required attribute 'coef'");
         }
         t.path.push_back(std::move(w));
       }
@@ -1066,10 +1137,14 @@ class Reader {
         read_object_type(a, "objtype", s.objtype, false);
         a.read("objname", s.objname);
         a.read_keyword("datatype", s.datatype,
-                       {{"real", kDataReal}, {"positive", kDataPositive}, {"axis", kDataAxis},
+                       {{"real", kDataReal},
+                        {"positive", kDataPositive},
+                        {"axis", kDataAxis},
                         {"quaternion", kDataQuaternion}});
-        a.read_keyword("needstage", s.needstage, {{"pos", kStagePos}, {"vel", kStageVel}, {"acc", kStageAcc}});
-        if (!a.read("dim", s.dim)) throw InputError(c.where() + ": missing required attribute 'dim'");
+        a.read_keyword("needstage", s.needstage,
+                       {{"pos", kStagePos}, {"vel", kStageVel}, {"acc", kStageAcc}});
+        if (!a.read("dim", s.dim))
+          throw InputError(c.where() + ": missing required attribute 'dim'");
       } else if (s.type != kSensClock) {
         if (!a.read_keyword("objtype", s.objtype, kFrameObjType)) {
           throw InputError(c.where() + ": missing required attribute 'objtype'");
@@ -1105,7 +1180,8 @@ class Reader {
 
 }  // namespace
 
-ModelSpec read_mjcf(const XmlElement& root, const std::string& source, const std::string& base_dir) {
+ModelSpec read_mjcf(const XmlElement& root, const std::string& source,
+                    const std::string& base_dir) {
   check_schema(root);
   ModelSpec spec;
   spec.source = source;

@@ -9,8 +9,8 @@
 
 namespace joco::compiler {
 
-// Reads a schema-checked-or-not MJCF tree (includes already expanded). `base_dir` is the main file's
-// directory. Throws InputError naming file, line and element.
+// Reads a schema-checked-or-not MJCF tree (includes already expanded). `base_dir` is the main
+// file's directory. Throws InputError naming file, line and element.
 ModelSpec read_mjcf(const XmlElement& root, const std::string& source, const std::string& base_dir);
 
 // The attributes of one joint, geom, site or tendon element (or default) that are present, applied

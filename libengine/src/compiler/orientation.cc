@@ -25,8 +25,8 @@ Quat quat_from_zaxis(const Vec3& zaxis) {
   return q;
 }
 
-Quat resolve_orientation(const Orientation& o, const Quat& current, bool degree, const std::string& eulerseq,
-                         const std::string& where) {
+Quat resolve_orientation(const Orientation& o, const Quat& current, bool degree,
+                         const std::string& eulerseq, const std::string& where) {
   const double* v = o.values.data();
   const double to_radians = degree ? kPi / 180 : 1;
   Quat q = current;

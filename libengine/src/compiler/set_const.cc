@@ -1,17 +1,16 @@
 #include "compiler/set_const.h"
 
-#include "compiler/length_range.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
-#include "joco/data.h"
+#include "compiler/length_range.h"
 #include "joco/actuation.h"
+#include "joco/data.h"
 #include "joco/jacobian.h"
-#include "joco/tendon.h"
 #include "joco/smooth.h"
+#include "joco/tendon.h"
 #include "math/vec.h"
 
 namespace joco::compiler {
@@ -21,7 +20,8 @@ namespace {
 // Subtree masses: each body's mass plus its descendants', accumulated from the leaves.
 void subtree_masses(Model& m) {
   for (int b = 0; b < m.nbody; ++b) m.body_subtreemass[b] = m.body_mass[b];
-  for (int b = m.nbody - 1; b > 0; --b) m.body_subtreemass[m.body_parentid[b]] += m.body_subtreemass[b];
+  for (int b = m.nbody - 1; b > 0; --b)
+    m.body_subtreemass[m.body_parentid[b]] += m.body_subtreemass[b];
 }
 
 // Position-dependent quantities at qpos (kinematics through the factorisation of M, tendons and

@@ -1,7 +1,7 @@
 // The model specification: what an MJCF file says, after parsing and defaults, before compilation.
-// One struct per MJCF element with MuJoCo 2.2.2's attribute defaults; the compiler turns a ModelSpec
-// into a Model. Values that may be left unspecified (and whose absence changes the result) are
-// std::optional.
+// One struct per MJCF element with MuJoCo 2.2.2's attribute defaults; the compiler turns a
+// ModelSpec into a Model. Values that may be left unspecified (and whose absence changes the
+// result) are std::optional.
 #pragma once
 
 #include <array>
@@ -26,14 +26,15 @@ struct Origin {
   std::string describe(const std::string& name = "") const;
 };
 
-// One of MJCF's ways of giving an orientation; resolved to a quaternion by the compiler (which knows
-// the angle unit and Euler sequence).
+// One of MJCF's ways of giving an orientation; resolved to a quaternion by the compiler (which
+// knows the angle unit and Euler sequence).
 struct Orientation {
   enum Kind { kNone, kQuat, kAxisAngle, kXYAxes, kZAxis, kEuler } kind = kNone;
   std::array<double, 6> values{};
 };
 
-// MuJoCo's limited/ctrllimited/...: false, true, or decided by the presence of a range (autolimits).
+// MuJoCo's limited/ctrllimited/...: false, true, or decided by the presence of a range
+// (autolimits).
 enum class TriState { kFalse = 0, kTrue = 1, kAuto = 2 };
 
 inline constexpr std::array<double, kNREF> kDefaultSolref = {0.02, 1};
@@ -148,7 +149,8 @@ struct SkinSpec {
   std::vector<SkinBoneSpec> bones;
 };
 
-// ---- kinematic tree ------------------------------------------------------------------------------
+// ---- kinematic tree
+// ------------------------------------------------------------------------------
 
 struct JointSpec {
   Origin origin;
@@ -255,7 +257,8 @@ struct BodySpec {
   std::vector<BodySpec> bodies;
 };
 
-// ---- contact, equality, tendons, actuators, sensors ------------------------------------------------
+// ---- contact, equality, tendons, actuators, sensors
+// ------------------------------------------------
 
 struct PairSpec {
   Origin origin;
@@ -316,7 +319,8 @@ struct ActuatorSpec {
   Origin origin;
   std::string name, classname;
   int group = 0;
-  TriState ctrllimited = TriState::kAuto, forcelimited = TriState::kAuto, actlimited = TriState::kAuto;
+  TriState ctrllimited = TriState::kAuto, forcelimited = TriState::kAuto,
+           actlimited = TriState::kAuto;
   std::array<double, 2> ctrlrange = {0, 0}, forcerange = {0, 0}, actrange = {0, 0},
                         lengthrange = {0, 0};
   bool ctrlrange_given = false, forcerange_given = false, actrange_given = false;

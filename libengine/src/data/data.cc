@@ -80,7 +80,7 @@ void Data::take(Data& other) noexcept {
 }
 
 void Data::release() {
-  if (buffer_) ::operator delete(buffer_, std::align_val_t{kAlignment});
+  if (buffer_) ::operator delete (buffer_, std::align_val_t{kAlignment});
   buffer_ = nullptr;
   buffer_bytes_ = 0;
 }
@@ -97,13 +97,14 @@ void Data::allocate() {
     total += align_up(f.bytes());
   }
   buffer_bytes_ = total;
-  buffer_ = ::operator new(total > 0 ? total : kAlignment, std::align_val_t{kAlignment});
+  buffer_ = ::operator new (total > 0 ? total : kAlignment, std::align_val_t{kAlignment});
   std::memset(buffer_, 0, total);
   char* base = static_cast<char*>(buffer_);
   stack = reinterpret_cast<double*>(base);
   contact = reinterpret_cast<Contact*>(base + contact_offset);
   size_t index = 0;
-#define JOCO_BIND_ARRAY(type, name, rows, cols) name = reinterpret_cast<type*>(base + offsets[index++]);
+#define JOCO_BIND_ARRAY(type, name, rows, cols) \
+  name = reinterpret_cast<type*>(base + offsets[index++]);
   JOCO_DATA_ARRAYS(JOCO_BIND_ARRAY)
 #undef JOCO_BIND_ARRAY
 }

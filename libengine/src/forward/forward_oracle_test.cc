@@ -30,18 +30,31 @@ const char* const kModels[] = {
     "mujoco-tests/test__engine__testdata__derivative__damped_pendulum.xml",
     "mujoco-tests/test__engine__testdata__derivative__tumbling_thin_object.xml",
     "mujoco-tests/test__engine__testdata__derivative__tumbling_thin_object_ellipsoid.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
+    "mujoco-tests/"
+    "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
     "real/franka_sim/franka_panda.xml",
     "real/shadow_hand/right_hand.xml",
     "sensor/all_sensors.xml",
 };
 
-const std::vector<std::string> kFields = {
-    "xpos",          "xquat",           "cinert",         "qM",
-    "qfrc_bias",     "qfrc_passive",    "ten_length",     "ten_velocity",
-    "actuator_length", "actuator_moment", "actuator_velocity", "actuator_force",
-    "act_dot",       "qfrc_actuator",   "qfrc_smooth",    "qacc_smooth",
-    "qacc",          "sensordata"};
+const std::vector<std::string> kFields = {"xpos",
+                                          "xquat",
+                                          "cinert",
+                                          "qM",
+                                          "qfrc_bias",
+                                          "qfrc_passive",
+                                          "ten_length",
+                                          "ten_velocity",
+                                          "actuator_length",
+                                          "actuator_moment",
+                                          "actuator_velocity",
+                                          "actuator_force",
+                                          "act_dot",
+                                          "qfrc_actuator",
+                                          "qfrc_smooth",
+                                          "qacc_smooth",
+                                          "qacc",
+                                          "sensordata"};
 
 struct Engines {
   oracle::MjModelPtr mj;
@@ -61,7 +74,8 @@ Engines load(const std::string& relative, int disable = kDisableConstraint) {
   // for very thin ellipsoids); joco evaluates them exactly (a known compiler difference). Use
   // MuJoCo's so the passive-force pipeline itself is compared tightly.
   if (relative.find("thin_object_ellipsoid") != std::string::npos) {
-    std::memcpy(e.m.geom_fluid, e.mj->geom_fluid, sizeof(double) * kNFLUID * static_cast<size_t>(e.m.ngeom));
+    std::memcpy(e.m.geom_fluid, e.mj->geom_fluid,
+                sizeof(double) * kNFLUID * static_cast<size_t>(e.m.ngeom));
   }
   e.md = oracle::make_data(e.mj.get());
   e.d = make_data(e.m);
@@ -91,7 +105,8 @@ TEST_P(ForwardOracle, SmoothPipelineMatchesAtRandomStates) {
     oracle::copy_state(e.mj.get(), e.md.get(), e.m, e.d);
     mj_forward(e.mj.get(), e.md.get());
     forward(e.m, e.d);
-    const oracle::Comparison c = oracle::compare_data(e.d, e.md.get(), e.mj.get(), kFields, oracle::Tolerance{});
+    const oracle::Comparison c =
+        oracle::compare_data(e.d, e.md.get(), e.mj.get(), kFields, oracle::Tolerance{});
     EXPECT_TRUE(c.all_match()) << GetParam() << " seed " << seed << "\n" << c.table(true);
   }
 }
@@ -99,7 +114,8 @@ TEST_P(ForwardOracle, SmoothPipelineMatchesAtRandomStates) {
 TEST_P(ForwardOracle, OneStepOfEachIntegratorMatches) {
   // implicitfast is joco's extension (MuJoCo 2.3.3); 2.2.2 has the other three.
   for (int integrator : {kIntEuler, kIntRK4, kIntImplicit}) {
-    if (integrator == kIntImplicit && std::string(GetParam()).find("thin_object_ellipsoid") != std::string::npos) {
+    if (integrator == kIntImplicit &&
+        std::string(GetParam()).find("thin_object_ellipsoid") != std::string::npos) {
       // Known difference: where MuJoCo 2.2.2's guard against thin bodies is active, its Kutta-lift
       // derivative is not the derivative of its own force; joco's is exact (see the
       // smooth_velocity_derivative oracle test), so the implicit step differs.
@@ -116,9 +132,10 @@ TEST_P(ForwardOracle, OneStepOfEachIntegratorMatches) {
     oracle::copy_state(e.mj.get(), e.md.get(), e.m, e.d);
     mj_step(e.mj.get(), e.md.get());
     step(e.m, e.d);
-    const oracle::Comparison c =
-        oracle::compare_data(e.d, e.md.get(), e.mj.get(), {"qpos", "qvel", "act"}, oracle::Tolerance{});
-    EXPECT_TRUE(c.all_match()) << GetParam() << " integrator " << integrator << "\n" << c.table(true);
+    const oracle::Comparison c = oracle::compare_data(e.d, e.md.get(), e.mj.get(),
+                                                      {"qpos", "qvel", "act"}, oracle::Tolerance{});
+    EXPECT_TRUE(c.all_match()) << GetParam() << " integrator " << integrator << "\n"
+                               << c.table(true);
     EXPECT_EQ(e.d.time, e.md->time);
   }
 }
@@ -136,12 +153,14 @@ INSTANTIATE_TEST_SUITE_P(Models, ForwardOracle, ::testing::ValuesIn(kModels),
 // testspeed's Halton control noise, the same in both engines.
 double halton(int64_t index, int base) {
   double result = 0, fraction = 1.0 / base;
-  for (; index > 0; index /= base, fraction /= base) result += fraction * static_cast<double>(index % base);
+  for (; index > 0; index /= base, fraction /= base)
+    result += fraction * static_cast<double>(index % base);
   return result;
 }
 
 // A 1000-step rollout with the same controls stays within `tolerance` of MuJoCo's trajectory.
-void expect_same_rollout(const std::string& model, int integrator, double noise, double tolerance, int key = -1) {
+void expect_same_rollout(const std::string& model, int integrator, double noise, double tolerance,
+                         int key = -1) {
   Engines e = load(model, 0);
   ASSERT_TRUE(e.mj);
   e.mj->opt.integrator = integrator;
@@ -173,8 +192,8 @@ void expect_same_rollout(const std::string& model, int integrator, double noise,
       if (err > worst) worst = err, worst_step = t;
     }
   }
-  std::cout << model << " integrator " << integrator << ": worst qpos (and h*qvel) difference " << worst
-            << " at step " << worst_step << "\n";
+  std::cout << model << " integrator " << integrator << ": worst qpos (and h*qvel) difference "
+            << worst << " at step " << worst_step << "\n";
   EXPECT_LT(worst, tolerance) << model;
 }
 

@@ -13,8 +13,9 @@
 namespace joco {
 namespace {
 
-const char* const kModels[] = {"mujoco/model/humanoid/humanoid.xml", "mujoco/model/tendon_arm/arm26.xml",
-                               "mujoco/model/slider_crank/slider_crank.xml", "real/franka_sim/franka_panda.xml"};
+const char* const kModels[] = {
+    "mujoco/model/humanoid/humanoid.xml", "mujoco/model/tendon_arm/arm26.xml",
+    "mujoco/model/slider_crank/slider_crank.xml", "real/franka_sim/franka_panda.xml"};
 
 // forward, step and every integrator run on the Data's preallocated memory only.
 TEST(Forward, NoHeapAllocation) {
@@ -55,7 +56,8 @@ TEST(Forward, EulerIsSemiImplicit) {
 // RK4 integrates a constant acceleration exactly.
 TEST(Forward, RungeKuttaIsExactForConstantAcceleration) {
   Model m = compile_mjcf(
-      "<mujoco><option gravity='0 0 -10' integrator='RK4'/><worldbody><body><joint type='slide' axis='0 0 1'/>"
+      "<mujoco><option gravity='0 0 -10' integrator='RK4'/><worldbody><body><joint type='slide' "
+      "axis='0 0 1'/>"
       "<geom size='0.1'/></body></worldbody></mujoco>",
       "fall.xml", ".");
   Data d = make_data(m);
@@ -69,7 +71,9 @@ TEST(Forward, RungeKuttaIsExactForConstantAcceleration) {
 
 TEST(Forward, DivergenceResetsWithAWarning) {
   Model m = compile_mjcf(
-      "<mujoco><worldbody><body><joint type='slide'/><geom size='0.1'/></body></worldbody></mujoco>", "x.xml", ".");
+      "<mujoco><worldbody><body><joint type='slide'/><geom "
+      "size='0.1'/></body></worldbody></mujoco>",
+      "x.xml", ".");
   Data d = make_data(m);
   d.qpos[0] = std::numeric_limits<double>::quiet_NaN();
   step(m, d);

@@ -18,7 +18,8 @@ void copy(double* dst, const double* src, int n) {
 // Advances the state by one time step: act with act_dot (clamped to actrange where limited), qvel
 // with qacc, qpos with qvel (the new qvel when `qvel` is null: semi-implicit), and time. Keeps qacc
 // as the next step's warmstart.
-void advance(const Model& m, Data& d, const double* act_dot, const double* qacc, const double* qvel) {
+void advance(const Model& m, Data& d, const double* act_dot, const double* qacc,
+             const double* qvel) {
   const double h = m.opt.timestep;
   for (int i = 0; i < m.nu; ++i) {
     const int a = i - (m.nu - m.na);
@@ -58,7 +59,8 @@ void euler(const Model& m, Data& d) {
 
 void runge_kutta4(const Model& m, Data& d) {
   // Butcher tableau of the classic method.
-  static constexpr double kA[3] = {0.5, 0.5, 1.0};  // stage i+1 uses kA[i] times the slope of stage i
+  static constexpr double kA[3] = {0.5, 0.5,
+                                   1.0};  // stage i+1 uses kA[i] times the slope of stage i
   static constexpr double kB[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   const int nq = m.nq, nv = m.nv, na = m.na;
   const double h = m.opt.timestep;
@@ -153,11 +155,13 @@ void factor_implicit(const Model& m, Data& d, double h) {
 void solve_implicit(const Model& m, const Data& d, double* x, const double* b) {
   if (x != b) copy(x, b, m.nv);
   for (int k = m.nv - 1; k >= 0; --k) {
-    for (int i = m.dof_parentid[k]; i >= 0; i = m.dof_parentid[i]) x[i] -= d.qLU[d_index(d, i, k)] * x[k];
+    for (int i = m.dof_parentid[k]; i >= 0; i = m.dof_parentid[i])
+      x[i] -= d.qLU[d_index(d, i, k)] * x[k];
   }
   for (int k = 0; k < m.nv; ++k) {
     double sum = x[k];
-    for (int j = m.dof_parentid[k]; j >= 0; j = m.dof_parentid[j]) sum -= d.qLU[d_index(d, k, j)] * x[j];
+    for (int j = m.dof_parentid[k]; j >= 0; j = m.dof_parentid[j])
+      sum -= d.qLU[d_index(d, k, j)] * x[j];
     x[k] = sum / d.qLU[d_index(d, k, k)];
   }
 }
@@ -178,7 +182,8 @@ void factor_implicit_fast(const Model& m, Data& d, double h) {
 
 void implicit(const Model& m, Data& d) {
   // (M - h D) qacc' = qfrc_smooth + qfrc_constraint, D = d(smooth forces)/d qvel: with the Coriolis
-  // terms and an LU factorisation (implicit), or without them, symmetrised, with L'DL (implicitfast).
+  // terms and an LU factorisation (implicit), or without them, symmetrised, with L'DL
+  // (implicitfast).
   const double h = m.opt.timestep;
   StackFrame frame(d);
   double* qacc = frame.doubles(m.nv);

@@ -15,7 +15,8 @@ namespace {
 
 double halton(int64_t index, int base) {
   double result = 0, fraction = 1.0 / base;
-  for (; index > 0; index /= base, fraction /= base) result += fraction * static_cast<double>(index % base);
+  for (; index > 0; index /= base, fraction /= base)
+    result += fraction * static_cast<double>(index % base);
   return result;
 }
 
@@ -74,8 +75,8 @@ TEST(RolloutOracle, Arm26WithJointLimitsFollowsMuJoCo) {
     for (int i = 0; i < m.nq; ++i) worst = std::max(worst, std::abs(d.qpos[i] - md->qpos[i]));
     for (int i = 0; i < m.na; ++i) worst = std::max(worst, std::abs(d.act[i] - md->act[i]));
   }
-  std::cout << "arm26: worst |qpos, act| difference " << worst << " over 1000 steps, " << limit_steps
-            << " steps with limit rows\n";
+  std::cout << "arm26: worst |qpos, act| difference " << worst << " over 1000 steps, "
+            << limit_steps << " steps with limit rows\n";
   EXPECT_GT(limit_steps, 0);
   EXPECT_LT(worst, 1e-6);
 }

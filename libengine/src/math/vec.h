@@ -37,7 +37,9 @@ inline void add_scaled3(double* r, const double* a, const double* b, double s) {
   r[1] = a[1] + s * b[1];
   r[2] = a[2] + s * b[2];
 }
-inline double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+inline double dot3(const double* a, const double* b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 inline double norm3(const double* a) { return std::sqrt(dot3(a, a)); }
 inline double dist3(const double* a, const double* b) {
   const double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -92,18 +94,21 @@ inline void mat_t_vec3(double* r, const double* m, const double* v) {
 // r = A B (r must not alias a or b)
 inline void mat_mat3(double* r, const double* a, const double* b) {
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+    for (int j = 0; j < 3; ++j)
+      r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
 }
 // r = A' B (r must not alias a or b)
 inline void mat_t_mat3(double* r, const double* a, const double* b) {
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r[3 * i + j] = a[i] * b[j] + a[3 + i] * b[3 + j] + a[6 + i] * b[6 + j];
+    for (int j = 0; j < 3; ++j)
+      r[3 * i + j] = a[i] * b[j] + a[3 + i] * b[3 + j] + a[6 + i] * b[6 + j];
 }
 // r = A B' (r must not alias a or b)
 inline void mat_mat_t3(double* r, const double* a, const double* b) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      r[3 * i + j] = a[3 * i] * b[3 * j] + a[3 * i + 1] * b[3 * j + 1] + a[3 * i + 2] * b[3 * j + 2];
+      r[3 * i + j] =
+          a[3 * i] * b[3 * j] + a[3 * i + 1] * b[3 * j + 1] + a[3 * i + 2] * b[3 * j + 2];
 }
 inline void transpose3(double* r, const double* m) {
   for (int i = 0; i < 3; ++i)

@@ -45,7 +45,8 @@ class Writer {
 
 class Reader {
  public:
-  Reader(std::span<const uint8_t> bytes, const std::string& source) : bytes_(bytes), source_(source) {}
+  Reader(std::span<const uint8_t> bytes, const std::string& source)
+      : bytes_(bytes), source_(source) {}
 
   [[noreturn]] void fail(const std::string& what) const {
     throw InputError(source_ + ": " + what + " (at byte " + std::to_string(pos_) + ")");
@@ -159,8 +160,8 @@ Model read_jmb(std::span<const uint8_t> bytes, const std::string& source) {
   r.copy(magic, sizeof(magic), "magic");
   const auto version = r.get<uint32_t>("format version");
   if (version != kJmbFormatVersion) {
-    r.fail(".jmb format version " + std::to_string(version) + " is not supported (this joco reads " +
-           std::to_string(kJmbFormatVersion) + ")");
+    r.fail(".jmb format version " + std::to_string(version) +
+           " is not supported (this joco reads " + std::to_string(kJmbFormatVersion) + ")");
   }
   const auto bom = r.get<uint32_t>("byte-order mark");
   if (bom != kByteOrderMark) {
@@ -193,7 +194,8 @@ Model read_jmb(std::span<const uint8_t> bytes, const std::string& source) {
   }
   for (const auto& [expected, unused] : expected_sizes) {
     const std::string name = r.name("size");
-    if (name != expected) r.fail("expected size '" + std::string(expected) + "', found '" + name + "'");
+    if (name != expected)
+      r.fail("expected size '" + std::string(expected) + "', found '" + name + "'");
     const auto value = r.get<int32_t>("size " + name);
     if (value < 0) r.fail("size " + name + " is negative (" + std::to_string(value) + ")");
     *sizes.size_by_name(name) = value;
@@ -242,7 +244,8 @@ Model read_jmb(std::span<const uint8_t> bytes, const std::string& source) {
   }
   for (const ArrayField& f : arrays) {
     const std::string name = r.name("array");
-    if (name != f.name) r.fail("expected array '" + std::string(f.name) + "', found '" + name + "'");
+    if (name != f.name)
+      r.fail("expected array '" + std::string(f.name) + "', found '" + name + "'");
     const auto type = r.get<uint8_t>(name + " type");
     const auto rows = r.get<int64_t>(name + " rows");
     const auto cols = r.get<int64_t>(name + " cols");

@@ -70,7 +70,8 @@ TEST(Jmb, RandomByteMutationsAreRejectedByTheChecksum) {
   for (int trial = 0; trial < 3000; ++trial) {
     std::vector<uint8_t> bad = bytes;
     const int edits = 1 + static_cast<int>(rng() % 4);
-    for (int e = 0; e < edits; ++e) bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    for (int e = 0; e < edits; ++e)
+      bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
     if (bad == bytes) continue;
     ASSERT_FALSE(error_of(bad).empty()) << "trial " << trial;
   }
@@ -135,11 +136,13 @@ TEST(Jmb, CorruptionIsNamedAsChecksum) {
 TEST(Jmb, ValidationNamesTheFirstBadField) {
   Model m = test::pendulum_model();
   m.body_parentid[2] = 3;
-  EXPECT_NE(error_of(write_jmb(m)).find("body_parentid[2]"), std::string::npos) << error_of(write_jmb(m));
+  EXPECT_NE(error_of(write_jmb(m)).find("body_parentid[2]"), std::string::npos)
+      << error_of(write_jmb(m));
 
   m = test::pendulum_model();
   m.jnt_qposadr[2] = 5;  // the free joint would run past nq
-  EXPECT_NE(error_of(write_jmb(m)).find("jnt_qposadr[2]"), std::string::npos) << error_of(write_jmb(m));
+  EXPECT_NE(error_of(write_jmb(m)).find("jnt_qposadr[2]"), std::string::npos)
+      << error_of(write_jmb(m));
 
   m = test::pendulum_model();
   m.geom_type[1] = 12;

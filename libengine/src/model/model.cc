@@ -85,8 +85,8 @@ int64_t ArrayField::int_value(int64_t i) const {
 
 namespace {
 
-// The table's shape and check expressions name the sizes, so they are evaluated where each size is a
-// local variable of that name (a free function: members would be shadowed).
+// The table's shape and check expressions name the sizes, so they are evaluated where each size is
+// a local variable of that name (a free function: members would be shadowed).
 std::vector<ArrayField> list_model_arrays(const ModelSizes& s) {
 #define JOCO_SIZE_LOCAL(name) [[maybe_unused]] const int name = s.name;
   JOCO_MODEL_SIZES(JOCO_SIZE_LOCAL)
@@ -232,7 +232,8 @@ Visual default_visual() {
 
 Model::Model() : opt(default_option()), vis(default_visual()) { allocate(); }
 
-Model::Model(const ModelSizes& sizes) : ModelSizes(sizes), opt(default_option()), vis(default_visual()) {
+Model::Model(const ModelSizes& sizes)
+    : ModelSizes(sizes), opt(default_option()), vis(default_visual()) {
   allocate();
 }
 
@@ -275,7 +276,7 @@ Model& Model::operator=(Model&& other) noexcept {
 Model::~Model() { release(); }
 
 void Model::release() {
-  ::operator delete(buffer_, std::align_val_t{kArrayAlignment});
+  ::operator delete (buffer_, std::align_val_t{kArrayAlignment});
   buffer_ = nullptr;
   buffer_bytes_ = 0;
 }
@@ -290,7 +291,7 @@ void Model::allocate() {
     total += align_up(f.bytes());
   }
   buffer_bytes_ = total;
-  buffer_ = ::operator new(total > 0 ? total : kArrayAlignment, std::align_val_t{kArrayAlignment});
+  buffer_ = ::operator new (total > 0 ? total : kArrayAlignment, std::align_val_t{kArrayAlignment});
   std::memset(buffer_, 0, total);
   char* base = static_cast<char*>(buffer_);
   size_t index = 0;
@@ -323,7 +324,8 @@ std::vector<StructField> Model::struct_fields() const {
   auto add = [&fields](std::string name, ScalarType type, int count, const void* data) {
     fields.push_back({std::move(name), type, count, const_cast<void*>(data)});
   };
-#define JOCO_OPTION_FIELD(type, name, count) add("opt." #name, scalar_type_of<type>(), count, &opt.name);
+#define JOCO_OPTION_FIELD(type, name, count) \
+  add("opt." #name, scalar_type_of<type>(), count, &opt.name);
   JOCO_OPTION_FIELDS(JOCO_OPTION_FIELD)
 #undef JOCO_OPTION_FIELD
 #define JOCO_VISUAL_FIELD(group, type, name, count) \
@@ -332,7 +334,8 @@ std::vector<StructField> Model::struct_fields() const {
   JOCO_VISUAL_GROUPS(JOCO_VISUAL_GROUP)
 #undef JOCO_VISUAL_GROUP
 #undef JOCO_VISUAL_FIELD
-#define JOCO_STATISTIC_FIELD(type, name, count) add("stat." #name, scalar_type_of<type>(), count, &stat.name);
+#define JOCO_STATISTIC_FIELD(type, name, count) \
+  add("stat." #name, scalar_type_of<type>(), count, &stat.name);
   JOCO_STATISTIC_FIELDS(JOCO_STATISTIC_FIELD)
 #undef JOCO_STATISTIC_FIELD
   return fields;

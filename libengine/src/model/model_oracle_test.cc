@@ -45,9 +45,10 @@ namespace {
 
 // A MuJoCo-compiled model copied into joco's Model passes joco's validation and round-trips .jmb.
 TEST(ModelFromMuJoCo, ValidatesAndRoundTrips) {
-  for (const char* path : {"mujoco/model/humanoid/humanoid.xml", "mujoco/model/tendon_arm/arm26.xml",
-                           "mujoco/model/slider_crank/slider_crank.xml", "real/franka_sim/franka_panda.xml",
-                           "real/shadow_hand/scene_right.xml", "mujoco/model/composite/cloth.xml"}) {
+  for (const char* path :
+       {"mujoco/model/humanoid/humanoid.xml", "mujoco/model/tendon_arm/arm26.xml",
+        "mujoco/model/slider_crank/slider_crank.xml", "real/franka_sim/franka_panda.xml",
+        "real/shadow_hand/scene_right.xml", "mujoco/model/composite/cloth.xml"}) {
     std::string error;
     auto mj = oracle::load(test::testdata(path), &error);
     ASSERT_TRUE(mj) << error;

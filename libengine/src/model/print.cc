@@ -1,11 +1,10 @@
-#include "joco/model_print.h"
-
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
 
 #include "joco/jmb.h"
+#include "joco/model_print.h"
 
 namespace joco {
 
@@ -47,12 +46,12 @@ void json_string(std::ostream& out, const char* s, size_t n) {
 // The object type whose count is an array's row count, for grouping the text dump.
 const char* object_label(const std::string& field) {
   static const std::pair<const char*, const char*> prefixes[] = {
-      {"body_", "BODY"},     {"jnt_", "JOINT"},        {"dof_", "DOF"},         {"geom_", "GEOM"},
-      {"site_", "SITE"},     {"cam_", "CAMERA"},       {"light_", "LIGHT"},     {"mesh_", "MESH"},
-      {"skin_", "SKIN"},     {"hfield_", "HFIELD"},    {"tex_", "TEXTURE"},     {"mat_", "MATERIAL"},
-      {"pair_", "PAIR"},     {"exclude_", "EXCLUDE"},  {"eq_", "EQUALITY"},     {"tendon_", "TENDON"},
-      {"wrap_", "WRAP"},     {"actuator_", "ACTUATOR"}, {"sensor_", "SENSOR"},  {"numeric_", "NUMERIC"},
-      {"text_", "TEXT"},     {"tuple_", "TUPLE"},      {"key_", "KEY"}};
+      {"body_", "BODY"}, {"jnt_", "JOINT"},         {"dof_", "DOF"},       {"geom_", "GEOM"},
+      {"site_", "SITE"}, {"cam_", "CAMERA"},        {"light_", "LIGHT"},   {"mesh_", "MESH"},
+      {"skin_", "SKIN"}, {"hfield_", "HFIELD"},     {"tex_", "TEXTURE"},   {"mat_", "MATERIAL"},
+      {"pair_", "PAIR"}, {"exclude_", "EXCLUDE"},   {"eq_", "EQUALITY"},   {"tendon_", "TENDON"},
+      {"wrap_", "WRAP"}, {"actuator_", "ACTUATOR"}, {"sensor_", "SENSOR"}, {"numeric_", "NUMERIC"},
+      {"text_", "TEXT"}, {"tuple_", "TUPLE"},       {"key_", "KEY"}};
   for (const auto& [prefix, label] : prefixes) {
     if (field.rfind(prefix, 0) == 0) return label;
   }
@@ -63,7 +62,8 @@ const char* object_label(const std::string& field) {
 
 void print_model_json(const Model& m, std::ostream& out) {
   char checksum[32];
-  std::snprintf(checksum, sizeof(checksum), "%016llx", static_cast<unsigned long long>(model_checksum(m)));
+  std::snprintf(checksum, sizeof(checksum), "%016llx",
+                static_cast<unsigned long long>(model_checksum(m)));
   out << "{\n  \"format\": \"joco.model\",\n  \"format_version\": 1,\n  \"model_name\": ";
   const std::string_view model_name = m.model_name();
   json_string(out, model_name.data(), model_name.size());
@@ -149,12 +149,13 @@ void print_model_text(const Model& m, std::ostream& out) {
     groups[label].push_back(f);
   }
   static const std::map<std::string, ObjType> types = {
-      {"BODY", kObjBody},       {"JOINT", kObjJoint},     {"GEOM", kObjGeom},       {"SITE", kObjSite},
-      {"CAMERA", kObjCamera},   {"LIGHT", kObjLight},     {"MESH", kObjMesh},       {"SKIN", kObjSkin},
-      {"HFIELD", kObjHfield},   {"TEXTURE", kObjTexture}, {"MATERIAL", kObjMaterial}, {"PAIR", kObjPair},
-      {"EXCLUDE", kObjExclude}, {"EQUALITY", kObjEquality}, {"TENDON", kObjTendon},
-      {"ACTUATOR", kObjActuator}, {"SENSOR", kObjSensor}, {"NUMERIC", kObjNumeric}, {"TEXT", kObjText},
-      {"TUPLE", kObjTuple},     {"KEY", kObjKey}};
+      {"BODY", kObjBody},         {"JOINT", kObjJoint},       {"GEOM", kObjGeom},
+      {"SITE", kObjSite},         {"CAMERA", kObjCamera},     {"LIGHT", kObjLight},
+      {"MESH", kObjMesh},         {"SKIN", kObjSkin},         {"HFIELD", kObjHfield},
+      {"TEXTURE", kObjTexture},   {"MATERIAL", kObjMaterial}, {"PAIR", kObjPair},
+      {"EXCLUDE", kObjExclude},   {"EQUALITY", kObjEquality}, {"TENDON", kObjTendon},
+      {"ACTUATOR", kObjActuator}, {"SENSOR", kObjSensor},     {"NUMERIC", kObjNumeric},
+      {"TEXT", kObjText},         {"TUPLE", kObjTuple},       {"KEY", kObjKey}};
   for (const std::string& label : order) {
     const std::vector<ArrayField>& fields = groups[label];
     const int64_t rows = fields.front().rows;

@@ -29,7 +29,8 @@ class Validator {
   template <class Pred>
   void each(const char* field, const int* values, int n, Pred ok, const std::string& what) const {
     for (int i = 0; i < n; ++i) {
-      if (!ok(i, values[i])) fail(field, i, "= " + std::to_string(values[i]) + ", expected " + what);
+      if (!ok(i, values[i]))
+        fail(field, i, "= " + std::to_string(values[i]) + ", expected " + what);
     }
   }
 
@@ -40,8 +41,9 @@ class Validator {
       if (num[i] == 0) continue;
       const int64_t end = int64_t{adr[i]} + int64_t{num[i]} * scale;
       if (adr[i] < 0 || end > total) {
-        fail(adr_field, i, "= " + std::to_string(adr[i]) + " with " + std::to_string(num[i]) +
-                               " elements runs past the end (" + std::to_string(total) + ")");
+        fail(adr_field, i,
+             "= " + std::to_string(adr[i]) + " with " + std::to_string(num[i]) +
+                 " elements runs past the end (" + std::to_string(total) + ")");
       }
     }
   }
@@ -64,8 +66,9 @@ class Validator {
   void check_sizes() const {
     for (const auto& [name, value] : m_.size_list()) {
       if (value < 0 || value > kMaxSize) {
-        fail(name, -1, "= " + std::to_string(value) + " is out of range [0, " +
-                           std::to_string(kMaxSize) + "]");
+        fail(name, -1,
+             "= " + std::to_string(value) + " is out of range [0, " + std::to_string(kMaxSize) +
+                 "]");
       }
     }
     if (m_.nbody < 1) fail("nbody", -1, "= 0, but every model has the world body");
@@ -75,7 +78,8 @@ class Validator {
     double data_bytes = 0;
     for (const ArrayField& f : data_array_fields(m_.sizes())) data_bytes += double(f.bytes());
     data_bytes += double(m_.nstack) * 8 + double(m_.nconmax) * sizeof(Contact);
-    if (data_bytes > kMaxDataBytes) fail("njmax", -1, "and the other sizes ask for an impossibly large Data");
+    if (data_bytes > kMaxDataBytes)
+      fail("njmax", -1, "and the other sizes ask for an impossibly large Data");
   }
 
   void check_table() const {
@@ -92,8 +96,10 @@ class Validator {
 
   void check_options() const {
     const Option& o = m_.opt;
-    if (!(o.timestep > 0) || !std::isfinite(o.timestep)) fail("opt.timestep", -1, "must be positive");
-    if (o.integrator < 0 || o.integrator > kIntImplicitFast) fail("opt.integrator", -1, "is unknown");
+    if (!(o.timestep > 0) || !std::isfinite(o.timestep))
+      fail("opt.timestep", -1, "must be positive");
+    if (o.integrator < 0 || o.integrator > kIntImplicitFast)
+      fail("opt.integrator", -1, "is unknown");
     if (o.collision < 0 || o.collision > kCollisionDynamic) fail("opt.collision", -1, "is unknown");
     if (o.cone < 0 || o.cone > kConeElliptic) fail("opt.cone", -1, "is unknown");
     if (o.jacobian < 0 || o.jacobian > kJacAuto) fail("opt.jacobian", -1, "is unknown");
@@ -105,13 +111,17 @@ class Validator {
 
   void check_tree() const {
     const Model& m = m_;
-    if (m.body_parentid[0] != 0) fail("body_parentid", 0, "must be 0 (the world is its own parent)");
-    each("body_parentid", m.body_parentid, m.nbody,
-         [](int i, int v) { return i == 0 || v < i; }, "a body listed before this one");
-    each("body_rootid", m.body_rootid, m.nbody, [](int i, int v) { return v <= i; },
-         "a body at or before this one");
-    each("body_weldid", m.body_weldid, m.nbody, [](int i, int v) { return v <= i; },
-         "a body at or before this one");
+    if (m.body_parentid[0] != 0)
+      fail("body_parentid", 0, "must be 0 (the world is its own parent)");
+    each(
+        "body_parentid", m.body_parentid, m.nbody, [](int i, int v) { return i == 0 || v < i; },
+        "a body listed before this one");
+    each(
+        "body_rootid", m.body_rootid, m.nbody, [](int i, int v) { return v <= i; },
+        "a body at or before this one");
+    each(
+        "body_weldid", m.body_weldid, m.nbody, [](int i, int v) { return v <= i; },
+        "a body at or before this one");
     spans("body_jntadr", m.body_jntadr, m.body_jntnum, m.nbody, m.njnt);
     spans("body_dofadr", m.body_dofadr, m.body_dofnum, m.nbody, m.nv);
     spans("body_geomadr", m.body_geomadr, m.body_geomnum, m.nbody, m.ngeom);
@@ -122,7 +132,8 @@ class Validator {
         }
       }
       for (int k = 0; k < m.body_dofnum[b]; ++k) {
-        if (m.dof_bodyid[m.body_dofadr[b] + k] != b) fail("body_dofadr", b, "lists a dof of another body");
+        if (m.dof_bodyid[m.body_dofadr[b] + k] != b)
+          fail("body_dofadr", b, "lists a dof of another body");
       }
     }
     int mocap_seen = 0;
@@ -137,7 +148,8 @@ class Validator {
       if (m.jnt_qposadr[j] + joint_nq(type) > m.nq) fail("jnt_qposadr", j, "runs past nq");
       if (m.jnt_dofadr[j] + joint_nv(type) > m.nv) fail("jnt_dofadr", j, "runs past nv");
       for (int k = 0; k < joint_nv(type); ++k) {
-        if (m.dof_jntid[m.jnt_dofadr[j] + k] != j) fail("jnt_dofadr", j, "points at dofs of another joint");
+        if (m.dof_jntid[m.jnt_dofadr[j] + k] != j)
+          fail("jnt_dofadr", j, "points at dofs of another joint");
       }
     }
     // The dof tree: parents come first, and M's sparse layout (dof_Madr, nM) matches it.
@@ -147,13 +159,16 @@ class Validator {
       int depth = 1;
       for (int p = m.dof_parentid[i]; p >= 0; p = m.dof_parentid[p]) ++depth;
       if (m.dof_Madr[i] != madr) {
-        fail("dof_Madr", i, "= " + std::to_string(m.dof_Madr[i]) + ", but the dof tree puts it at " +
-                                std::to_string(madr));
+        fail("dof_Madr", i,
+             "= " + std::to_string(m.dof_Madr[i]) + ", but the dof tree puts it at " +
+                 std::to_string(madr));
       }
       madr += depth;
       if (m.dof_simplenum[i] > m.nv - i) fail("dof_simplenum", i, "runs past nv");
     }
-    if (madr != m.nM) fail("nM", -1, "= " + std::to_string(m.nM) + ", but the dof tree needs " + std::to_string(madr));
+    if (madr != m.nM)
+      fail("nM", -1,
+           "= " + std::to_string(m.nM) + ", but the dof tree needs " + std::to_string(madr));
     if (m.nD < m.nv) fail("nD", -1, "is smaller than nv");
   }
 
@@ -162,8 +177,10 @@ class Validator {
     for (int g = 0; g < m.ngeom; ++g) {
       const int type = m.geom_type[g];
       const int id = m.geom_dataid[g];
-      if (type == kGeomMesh && (id < 0 || id >= m.nmesh)) fail("geom_dataid", g, "must name a mesh");
-      if (type == kGeomHfield && (id < 0 || id >= m.nhfield)) fail("geom_dataid", g, "must name a height field");
+      if (type == kGeomMesh && (id < 0 || id >= m.nmesh))
+        fail("geom_dataid", g, "must name a mesh");
+      if (type == kGeomHfield && (id < 0 || id >= m.nhfield))
+        fail("geom_dataid", g, "must name a height field");
     }
     spans("mesh_vertadr", m.mesh_vertadr, m.mesh_vertnum, m.nmesh, m.nmeshvert);
     spans("mesh_faceadr", m.mesh_faceadr, m.mesh_facenum, m.nmesh, m.nmeshface);
@@ -174,7 +191,8 @@ class Validator {
       }
       for (int f = 0; f < 3 * m.mesh_facenum[i]; ++f) {
         const int v = m.mesh_face[3 * m.mesh_faceadr[i] + f];
-        if (v < 0 || v >= m.mesh_vertnum[i]) fail("mesh_face", 3 * int64_t{m.mesh_faceadr[i]} + f, "is not a vertex of its mesh");
+        if (v < 0 || v >= m.mesh_vertnum[i])
+          fail("mesh_face", 3 * int64_t{m.mesh_faceadr[i]} + f, "is not a vertex of its mesh");
       }
       check_mesh_graph(i);
     }
@@ -196,14 +214,16 @@ class Validator {
         spans("skin_texcoordadr", m.skin_texcoordadr + i, vertnum, 1, m.nskintexvert);
       }
     }
-    each("skin_bonevertid", m.skin_bonevertid, m.nskinbonevert,
-         [&m](int, int v) { return v < m.nskinvert; }, "a skin vertex");
-    each("skin_face", m.skin_face, 3 * m.nskinface, [&m](int, int v) { return v >= 0 && v < m.nskinvert; },
-         "a skin vertex");
+    each(
+        "skin_bonevertid", m.skin_bonevertid, m.nskinbonevert,
+        [&m](int, int v) { return v < m.nskinvert; }, "a skin vertex");
+    each(
+        "skin_face", m.skin_face, 3 * m.nskinface,
+        [&m](int, int v) { return v >= 0 && v < m.nskinvert; }, "a skin vertex");
   }
 
-  // The convex-hull graph of a mesh: numvert, numface, then vert_edgeadr, vert_globalid, edge_localid
-  // and face_globalid; every index must stay inside the graph and the mesh.
+  // The convex-hull graph of a mesh: numvert, numface, then vert_edgeadr, vert_globalid,
+  // edge_localid and face_globalid; every index must stay inside the graph and the mesh.
   void check_mesh_graph(int i) const {
     const Model& m = m_;
     const int adr = m.mesh_graphadr[i];
@@ -212,7 +232,8 @@ class Validator {
     const int* g = m.mesh_graph + adr;
     const int numvert = g[0];
     const int numface = g[1];
-    if (numvert < 0 || numface < 0 || numvert > m.mesh_vertnum[i]) fail("mesh_graph", adr, "has bad counts");
+    if (numvert < 0 || numface < 0 || numvert > m.mesh_vertnum[i])
+      fail("mesh_graph", adr, "has bad counts");
     const int64_t edges = int64_t{3} * numface + numvert;  // edge_localid holds 3*numface + numvert
     const int64_t end = int64_t{adr} + 2 + 2 * int64_t{numvert} + edges + 3 * int64_t{numface};
     if (end > m.nmeshgraph) fail("mesh_graph", adr, "runs past nmeshgraph");
@@ -221,14 +242,17 @@ class Validator {
     const int* localid = globalid + numvert;
     const int* faceid = localid + edges;
     for (int v = 0; v < numvert; ++v) {
-      if (edgeadr[v] < 0 || edgeadr[v] >= edges) fail("mesh_graph", adr, "has a bad vertex edge address");
-      if (globalid[v] < 0 || globalid[v] >= m.mesh_vertnum[i]) fail("mesh_graph", adr, "has a bad vertex id");
+      if (edgeadr[v] < 0 || edgeadr[v] >= edges)
+        fail("mesh_graph", adr, "has a bad vertex edge address");
+      if (globalid[v] < 0 || globalid[v] >= m.mesh_vertnum[i])
+        fail("mesh_graph", adr, "has a bad vertex id");
     }
     for (int64_t e = 0; e < edges; ++e) {
       if (localid[e] < -1 || localid[e] >= numvert) fail("mesh_graph", adr, "has a bad edge");
     }
     for (int64_t f = 0; f < 3 * int64_t{numface}; ++f) {
-      if (faceid[f] < 0 || faceid[f] >= m.mesh_vertnum[i]) fail("mesh_graph", adr, "has a bad face vertex");
+      if (faceid[f] < 0 || faceid[f] >= m.mesh_vertnum[i])
+        fail("mesh_graph", adr, "has a bad face vertex");
     }
   }
 
@@ -250,7 +274,8 @@ class Validator {
         }
         default: break;
       }
-      if (!ok) fail("wrap_objid", w, "= " + std::to_string(id) + " is not an object of its wrap type");
+      if (!ok)
+        fail("wrap_objid", w, "= " + std::to_string(id) + " is not an object of its wrap type");
     }
   }
 
@@ -262,19 +287,24 @@ class Validator {
       switch (m.actuator_trntype[i]) {
         case kTrnJoint:
         case kTrnJointInParent: ok = id[0] >= 0 && id[0] < m.njnt; break;
-        case kTrnSliderCrank: ok = id[0] >= 0 && id[0] < m.nsite && id[1] >= 0 && id[1] < m.nsite; break;
+        case kTrnSliderCrank:
+          ok = id[0] >= 0 && id[0] < m.nsite && id[1] >= 0 && id[1] < m.nsite;
+          break;
         case kTrnTendon: ok = id[0] >= 0 && id[0] < m.ntendon; break;
         case kTrnSite: ok = id[0] >= 0 && id[0] < m.nsite && id[1] >= -1 && id[1] < m.nsite; break;
         case kTrnBody: ok = id[0] >= 0 && id[0] < m.nbody; break;
         default: break;
       }
-      if (!ok) fail("actuator_trnid", 2 * int64_t{i}, "is not an object of the actuator's transmission type");
+      if (!ok)
+        fail("actuator_trnid", 2 * int64_t{i},
+             "is not an object of the actuator's transmission type");
     }
     // Activations belong to the last na actuators.
     for (int i = 0; i < m.nu; ++i) {
       const bool stateful = m.actuator_dyntype[i] != kDynNone;
       if (stateful != (i >= m.nu - m.na)) {
-        fail("actuator_dyntype", i, "does not match na: actuators with activation must be the last na");
+        fail("actuator_dyntype", i,
+             "does not match na: actuators with activation must be the last na");
       }
     }
   }
@@ -288,7 +318,8 @@ class Validator {
   void check_sensors() const {
     const Model& m = m_;
     for (int i = 0; i < m.nsensor; ++i) {
-      if (int64_t{m.sensor_adr[i]} + m.sensor_dim[i] > m.nsensordata) fail("sensor_adr", i, "runs past nsensordata");
+      if (int64_t{m.sensor_adr[i]} + m.sensor_dim[i] > m.nsensordata)
+        fail("sensor_adr", i, "runs past nsensordata");
       const bool global = m.sensor_type[i] == kSensClock || m.sensor_type[i] == kSensUser;
       if (!valid_object(m.sensor_objtype[i], m.sensor_objid[i], global)) {
         fail("sensor_objid", i, "is not an object of its sensor_objtype");
@@ -312,7 +343,8 @@ class Validator {
         default: break;
       }
       if (m.eq_obj1id[i] >= count) fail("eq_obj1id", i, "is not an object of the equality's type");
-      if (m.eq_obj2id[i] < -1 || m.eq_obj2id[i] >= count) fail("eq_obj2id", i, "is not an object of the equality's type");
+      if (m.eq_obj2id[i] < -1 || m.eq_obj2id[i] >= count)
+        fail("eq_obj2id", i, "is not an object of the equality's type");
     }
   }
 

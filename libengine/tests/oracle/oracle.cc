@@ -24,11 +24,16 @@ struct MjField {
 
 template <class T>
 constexpr ScalarType mj_type() {
-  if constexpr (std::is_same_v<T, mjtNum>) return ScalarType::kFloat64;
-  else if constexpr (std::is_same_v<T, float>) return ScalarType::kFloat32;
-  else if constexpr (std::is_same_v<T, int>) return ScalarType::kInt32;
-  else if constexpr (std::is_same_v<T, mjtByte>) return ScalarType::kUInt8;
-  else return ScalarType::kChar;
+  if constexpr (std::is_same_v<T, mjtNum>)
+    return ScalarType::kFloat64;
+  else if constexpr (std::is_same_v<T, float>)
+    return ScalarType::kFloat32;
+  else if constexpr (std::is_same_v<T, int>)
+    return ScalarType::kInt32;
+  else if constexpr (std::is_same_v<T, mjtByte>)
+    return ScalarType::kUInt8;
+  else
+    return ScalarType::kChar;
 }
 
 std::map<std::string, MjField> mj_model_fields(const mjModel* m) {
@@ -44,9 +49,10 @@ std::map<std::string, MjField> mj_model_fields(const mjModel* m) {
 std::map<std::string, MjField> mj_data_fields(const mjModel* m, const mjData* d) {
   std::map<std::string, MjField> fields;
   MJDATA_POINTERS_PREAMBLE(m)
-#define X(type, name, nr, nc)                                                                       \
-  if constexpr (!std::is_same_v<type, mjContact>) {                                                 \
-    fields[#name] = {mj_type<type>(), int64_t{m->nr}, int64_t{nc}, static_cast<const void*>(d->name)}; \
+#define X(type, name, nr, nc)                                      \
+  if constexpr (!std::is_same_v<type, mjContact>) {                \
+    fields[#name] = {mj_type<type>(), int64_t{m->nr}, int64_t{nc}, \
+                     static_cast<const void*>(d->name)};           \
   }
   MJDATA_POINTERS
 #undef X
@@ -166,9 +172,11 @@ std::string Comparison::table(bool only_problems) const {
                          : f.status == FieldResult::kShape  ? "SHAPE"
                                                             : "missing";
     if (f.status == FieldResult::kShape || f.status == FieldResult::kMissing) {
-      std::snprintf(line, sizeof(line), "  %-26s %-7s %s\n", f.name.c_str(), status, f.detail.c_str());
+      std::snprintf(line, sizeof(line), "  %-26s %-7s %s\n", f.name.c_str(), status,
+                    f.detail.c_str());
     } else if (f.worst >= 0) {
-      std::snprintf(line, sizeof(line), "  %-26s %-7s n=%-7lld worst[%lld] joco %.17g mujoco %.17g err %.3g\n",
+      std::snprintf(line, sizeof(line),
+                    "  %-26s %-7s n=%-7lld worst[%lld] joco %.17g mujoco %.17g err %.3g\n",
                     f.name.c_str(), status, static_cast<long long>(f.count),
                     static_cast<long long>(f.worst), f.joco_value, f.mujoco_value, f.error);
     } else {
@@ -189,9 +197,9 @@ Comparison compare_model(const Model& m, const mjModel* mj, const Tolerance& tol
   // Sizes.
   {
     const ModelSizes& s = m.sizes();
-#define JOCO_COMPARE_SIZE(name)                                                          \
-  c.fields.push_back(compare_values(                                                     \
-      #name, 1, true, [&](int64_t) { return double(s.name); },                           \
+#define JOCO_COMPARE_SIZE(name)                                \
+  c.fields.push_back(compare_values(                           \
+      #name, 1, true, [&](int64_t) { return double(s.name); }, \
       [&](int64_t) { return double(mj->name); }, tolerance));
     JOCO_MODEL_SIZES(JOCO_COMPARE_SIZE)
 #undef JOCO_COMPARE_SIZE
@@ -209,8 +217,9 @@ Comparison compare_model(const Model& m, const mjModel* mj, const Tolerance& tol
   compare_struct("opt." #name, scalar_type_of<type>(), count, &m.opt.name, &mj->opt.name);
   JOCO_OPTION_FIELDS(JOCO_COMPARE_OPTION)
 #undef JOCO_COMPARE_OPTION
-#define JOCO_COMPARE_VISUAL(group, type, name, count) \
-  compare_struct("vis." #group "." #name, scalar_type_of<type>(), count, &m.vis.group.name, &mj->vis.group.name);
+#define JOCO_COMPARE_VISUAL(group, type, name, count)                                       \
+  compare_struct("vis." #group "." #name, scalar_type_of<type>(), count, &m.vis.group.name, \
+                 &mj->vis.group.name);
 #define JOCO_COMPARE_VISUAL_GROUP(group, FIELDS) FIELDS(JOCO_COMPARE_VISUAL, group)
   JOCO_VISUAL_GROUPS(JOCO_COMPARE_VISUAL_GROUP)
 #undef JOCO_COMPARE_VISUAL_GROUP
@@ -286,7 +295,8 @@ Model model_from_mujoco(const mjModel* mj) {
   JOCO_MODEL_SIZES(JOCO_COPY_SIZE)
 #undef JOCO_COPY_SIZE
   Model m(sizes);
-#define JOCO_COPY_OPTION(type, name, count) std::memcpy(&m.opt.name, &mj->opt.name, sizeof(m.opt.name));
+#define JOCO_COPY_OPTION(type, name, count) \
+  std::memcpy(&m.opt.name, &mj->opt.name, sizeof(m.opt.name));
   JOCO_OPTION_FIELDS(JOCO_COPY_OPTION)
 #undef JOCO_COPY_OPTION
 #define JOCO_COPY_VISUAL(group, type, name, count) \
@@ -295,13 +305,15 @@ Model model_from_mujoco(const mjModel* mj) {
   JOCO_VISUAL_GROUPS(JOCO_COPY_VISUAL_GROUP)
 #undef JOCO_COPY_VISUAL_GROUP
 #undef JOCO_COPY_VISUAL
-#define JOCO_COPY_STAT(type, name, count) std::memcpy(&m.stat.name, &mj->stat.name, sizeof(m.stat.name));
+#define JOCO_COPY_STAT(type, name, count) \
+  std::memcpy(&m.stat.name, &mj->stat.name, sizeof(m.stat.name));
   JOCO_STATISTIC_FIELDS(JOCO_COPY_STAT)
 #undef JOCO_COPY_STAT
   const auto theirs = mj_model_fields(mj);
   for (const ArrayField& f : m.arrays()) {
     auto it = theirs.find(f.name);
-    if (it == theirs.end() || it->second.type != f.type || it->second.rows * it->second.cols != f.count()) {
+    if (it == theirs.end() || it->second.type != f.type ||
+        it->second.rows * it->second.cols != f.count()) {
       throw std::runtime_error(std::string("model_from_mujoco: cannot copy ") + f.name);
     }
     std::memcpy(f.data, it->second.data, f.bytes());

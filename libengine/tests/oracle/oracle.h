@@ -25,7 +25,8 @@ struct MjDataDeleter {
 using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
 using MjDataPtr = std::unique_ptr<mjData, MjDataDeleter>;
 
-// Loads an MJCF (or URDF) file in MuJoCo; on failure returns null and puts MuJoCo's message in *error.
+// Loads an MJCF (or URDF) file in MuJoCo; on failure returns null and puts MuJoCo's message in
+// *error.
 MjModelPtr load(const std::string& path, std::string* error);
 MjDataPtr make_data(const mjModel* m);
 
@@ -64,7 +65,8 @@ struct Comparison {
 // Compares the whole compiled model: sizes, options, visual, statistics and every array MuJoCo has.
 // `tolerance_for(name)` may give a field its own tolerance (mesh-derived fields, say).
 Comparison compare_model(const Model& m, const mjModel* mj, const Tolerance& tolerance,
-                         Tolerance (*tolerance_for)(const std::string& field, const Tolerance&) = nullptr);
+                         Tolerance (*tolerance_for)(const std::string& field,
+                                                    const Tolerance&) = nullptr);
 
 // Compares the named Data arrays (all arrays both have, when names is empty). Constraint arrays
 // (efc_*) are compared over the first nefc rows; contacts separately.

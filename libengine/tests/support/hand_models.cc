@@ -16,9 +16,9 @@ void set(double* dst, std::initializer_list<double> values) {
 
 Model pendulum_model() {
   // Names, zero-separated, in the order: bodies, joints, geoms, site, actuator, key.
-  const std::vector<std::string> names = {"world", "link1", "link2", "box",   "hinge1", "hinge2",
-                                          "free",  "floor", "rod1",  "rod2",  "cube",   "tip",
-                                          "motor", "home"};
+  const std::vector<std::string> names = {"world",  "link1", "link2", "box",  "hinge1",
+                                          "hinge2", "free",  "floor", "rod1", "rod2",
+                                          "cube",   "tip",   "motor", "home"};
   std::string buffer;
   std::vector<int> adr;
   for (const std::string& n : names) {
