@@ -11,6 +11,7 @@
 // None of these allocate: temporaries come from the Data's stack.
 #pragma once
 
+#include "joco/constants.h"
 #include "joco/data.h"
 #include "joco/model.h"
 
@@ -40,6 +41,14 @@ struct InverseOptions {
 // with the continuous-time acceleration it corresponds to, and d.qacc is given back unchanged.
 void inverse(const Model& m, Data& d);
 void inverse(const Model& m, Data& d, const InverseOptions& options);
+
+// inverse keeping what the stages before `skip` computed at the previous call (mj_inverseSkip):
+// kStagePos keeps the position stage's results, kStageVel those of the position and velocity
+// stages, kStageNone recomputes all; skip_sensors leaves sensordata as it is.
+// For finite differences: after a change of qacc alone, skip = kStageVel gives the inverse at the
+// same state without recomputing kinematics, collisions and constraint rows.
+void inverse_skip(const Model& m, Data& d, Stage skip, bool skip_sensors,
+                  const InverseOptions& options = {});
 
 // The stages of inverse: fwd_position with sensor_pos and energy_pos (mj_invPosition), fwd_velocity
 // with sensor_vel and energy_vel (mj_invVelocity), and the rest: the discrete-time conversion

@@ -138,19 +138,21 @@ void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
   double* dq = frame.doubles(nv);
   fd::copy(saved_qpos, d.qpos, m.nq);
 
-  inverse(m, d);
+  inverse_skip(m, d, kStageNone, true);
   fd::copy(centre, d.qfrc_inverse, nv);
+  // Each input recomputes only the stages it reaches, as mujoco-derivative does (qacc: the
+  // acceleration stage; qvel: from the velocity stage; qpos: all).
   for (int i = begin; i < end; ++i) {
     const double a = d.qacc[i];
     d.qacc[i] = a + eps;
-    inverse(m, d);
+    inverse_skip(m, d, kStageVel, true);
     d.qacc[i] = a;
     set_column(dqfrc_dqacc, nv, i, d.qfrc_inverse, centre, eps);
   }
   for (int i = begin; i < end; ++i) {
     const double v = d.qvel[i];
     d.qvel[i] = v + eps;
-    inverse(m, d);
+    inverse_skip(m, d, kStagePos, true);
     d.qvel[i] = v;
     set_column(dqfrc_dqvel, nv, i, d.qfrc_inverse, centre, eps);
   }
@@ -159,7 +161,7 @@ void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
     dq[i] = 1;
     integrate_pos(m, d.qpos, dq, eps);
     dq[i] = 0;
-    inverse(m, d);
+    inverse_skip(m, d, kStageNone, true);
     fd::copy(d.qpos, saved_qpos, m.nq);
     set_column(dqfrc_dqpos, nv, i, d.qfrc_inverse, centre, eps);
   }

@@ -40,17 +40,39 @@ void combine_inverse(const Model& m, Data& d) {
 
 }  // namespace
 
-void inv_position(const Model& m, Data& d) {
+namespace {
+
+void position_stage(const Model& m, Data& d, bool sensors) {
   fwd_position(m, d);
-  if (!disabled(m, kDisableSensor)) sensor_pos(m, d);
+  if (sensors) sensor_pos(m, d);
   if (enabled(m, kEnableEnergy)) energy_pos(m, d);
 }
 
-void inv_velocity(const Model& m, Data& d) {
+void velocity_stage(const Model& m, Data& d, bool sensors) {
   fwd_velocity(m, d);
-  if (!disabled(m, kDisableSensor)) sensor_vel(m, d);
+  if (sensors) sensor_vel(m, d);
   if (enabled(m, kEnableEnergy)) energy_vel(m, d);
 }
+
+void acceleration_stage(const Model& m, Data& d, const InverseOptions& options, bool sensors) {
+  StackFrame frame(d);
+  double* given = nullptr;
+  if (options.discrete && m.opt.integrator != kIntRK4) {
+    given = frame.doubles(m.nv);
+    copy(given, d.qacc, m.nv);
+    discrete_to_continuous(m, d, options.timestep > 0 ? options.timestep : m.opt.timestep, d.qacc);
+  }
+  inverse_constraint(m, d);
+  combine_inverse(m, d);
+  if (sensors) sensor_acc(m, d);
+  if (given) copy(d.qacc, given, m.nv);
+}
+
+}  // namespace
+
+void inv_position(const Model& m, Data& d) { position_stage(m, d, !disabled(m, kDisableSensor)); }
+
+void inv_velocity(const Model& m, Data& d) { velocity_stage(m, d, !disabled(m, kDisableSensor)); }
 
 void discrete_to_continuous(const Model& m, Data& d, double h, double* qacc) {
   const int nv = m.nv;
@@ -90,26 +112,22 @@ void discrete_to_continuous(const Model& m, Data& d, double h, double* qacc) {
 }
 
 void inv_acceleration(const Model& m, Data& d, const InverseOptions& options) {
-  StackFrame frame(d);
-  double* given = nullptr;
-  if (options.discrete && m.opt.integrator != kIntRK4) {
-    given = frame.doubles(m.nv);
-    copy(given, d.qacc, m.nv);
-    discrete_to_continuous(m, d, options.timestep > 0 ? options.timestep : m.opt.timestep, d.qacc);
-  }
-  inverse_constraint(m, d);
-  combine_inverse(m, d);
-  if (!disabled(m, kDisableSensor)) sensor_acc(m, d);
-  if (given) copy(d.qacc, given, m.nv);
+  acceleration_stage(m, d, options, !disabled(m, kDisableSensor));
 }
 
-void inverse(const Model& m, Data& d) { inverse(m, d, InverseOptions{}); }
+void inverse(const Model& m, Data& d) { inverse_skip(m, d, kStageNone, false); }
 
 void inverse(const Model& m, Data& d, const InverseOptions& options) {
+  inverse_skip(m, d, kStageNone, false, options);
+}
+
+void inverse_skip(const Model& m, Data& d, Stage skip, bool skip_sensors,
+                  const InverseOptions& options) {
   StageTimer timer(d, kTimerInverse);
-  inv_position(m, d);
-  inv_velocity(m, d);
-  inv_acceleration(m, d, options);
+  const bool sensors = !skip_sensors && !disabled(m, kDisableSensor);
+  if (skip < kStagePos) position_stage(m, d, sensors);
+  if (skip < kStageVel) velocity_stage(m, d, sensors);
+  acceleration_stage(m, d, options, sensors);
 }
 
 void compare_fwd_inv(const Model& m, Data& d) {

@@ -261,6 +261,29 @@ TEST(Inverse, FwdinvFlagLeavesTheTrajectoryAlone) {
   EXPECT_GT(largest, 0);
 }
 
+// inverse_skip keeps the stages before the one named: after a change of qacc alone, skipping the
+// position and velocity stages gives what the whole inverse gives; after a change of qvel,
+// skipping the position stage does.
+TEST(Inverse, SkippingStagesGivesTheWholeInverse) {
+  const Model m = compile_mjcf_file(test::testdata("mujoco/model/humanoid/humanoid.xml"));
+  Data d = make_data(m);
+  settle(m, d, 150, 3);
+  forward(m, d);
+  ASSERT_GT(d.ncon, 0);
+  inverse(m, d);
+  d.qacc[4] += 0.5;
+  inverse_skip(m, d, kStageVel, false);
+  const std::vector<double> skipped_acc(d.qfrc_inverse, d.qfrc_inverse + m.nv);
+  d.qvel[7] -= 0.3;
+  inverse_skip(m, d, kStagePos, false);
+  const std::vector<double> skipped_vel(d.qfrc_inverse, d.qfrc_inverse + m.nv);
+  inverse(m, d);
+  EXPECT_LT(relative_error(skipped_vel, d.qfrc_inverse), 1e-14);
+  d.qvel[7] += 0.3;
+  inverse(m, d);
+  EXPECT_LT(relative_error(skipped_acc, d.qfrc_inverse), 1e-14);
+}
+
 TEST(Inverse, NoHeapAllocation) {
   for (int integrator : {kIntEuler, kIntImplicit, kIntImplicitFast}) {
     Model m = compile_mjcf_file(test::testdata(kRig));
