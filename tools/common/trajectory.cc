@@ -525,6 +525,37 @@ void TrajectoryWriter::enable_contacts() {
   add("force", {6}, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE);
 }
 
+TrajectoryStates::TrajectoryStates(const Model& m, Trajectory& t) {
+  t.validate(m, {Field::kQpos});
+  rows_ = t.rows();
+  auto read = [&](Field f) {
+    return t.has(f) && field_row_size(f, m) > 0 ? std::optional<Matrix>(t.read(f)) : std::nullopt;
+  };
+  qpos_ = t.read(Field::kQpos);
+  qvel_ = read(Field::kQvel);
+  act_ = read(Field::kAct);
+  ctrl_ = read(Field::kCtrl);
+  time_ = read(Field::kTime);
+  qacc_ = read(Field::kQacc);
+  qfrc_applied_ = read(Field::kQfrcApplied);
+  xfrc_applied_ = read(Field::kXfrcApplied);
+}
+
+void TrajectoryStates::load(const Model& m, Data& d, size_t r) const {
+  reset_data(m, d);
+  auto copy = [](const std::optional<Matrix>& x, double* dst, int n, size_t row) {
+    if (x && n > 0) std::memcpy(dst, x->row(row), sizeof(double) * static_cast<size_t>(n));
+  };
+  std::memcpy(d.qpos, qpos_.row(r), sizeof(double) * static_cast<size_t>(m.nq));
+  copy(qvel_, d.qvel, m.nv, r);
+  copy(act_, d.act, m.na, r);
+  copy(ctrl_, d.ctrl, m.nu, r);
+  copy(qfrc_applied_, d.qfrc_applied, m.nv, r);
+  copy(xfrc_applied_, d.xfrc_applied, 6 * m.nbody, r);
+  if (time_) d.time = (*time_)(r, 0);
+  if (r > 0) copy(qacc_, d.qacc_warmstart, m.nv, r - 1);
+}
+
 ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row) {
   const Contact& c = d.contact[i];
   ContactRecord r;
@@ -1088,8 +1119,8 @@ void Trajectory::validate(const Model& m, std::span<const Field> required) {
     const std::vector<size_t> expected = field_row_shape(info.field, m);
     std::vector<size_t> inner(d->dims.begin() + 1, d->dims.end());
     // A field one wide may be stored with rank 1, and a scalar field as (T, 1).
-    if (inner.empty() && info.width != FieldWidth::kScalar) inner = {1};
-    if (info.width == FieldWidth::kScalar && inner == std::vector<size_t>{1}) inner.clear();
+    if (inner.empty() && info.width != FieldWidth::kScalar) inner.push_back(1);
+    if (info.width == FieldWidth::kScalar && inner.size() == 1 && inner[0] == 1) inner.clear();
     if (inner != expected) {
       std::string want = "(" + std::to_string(rows_);
       for (size_t e : expected) want += ", " + std::to_string(e);

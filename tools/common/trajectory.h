@@ -295,6 +295,24 @@ class Trajectory {
   size_t rows_ = 0;
 };
 
+// The states a trajectory records, read once (validated against the model; qpos required), so
+// that any row can be put into a Data: qpos, and where present qvel, act, ctrl, time,
+// qfrc_applied and xfrc_applied. The solver is warm-started with the previous row's qacc when the
+// file has it, as the rollout that wrote it was.
+class TrajectoryStates {
+ public:
+  TrajectoryStates(const Model& m, Trajectory& t);
+  size_t rows() const { return rows_; }
+  bool has_applied_forces() const { return qfrc_applied_ || xfrc_applied_; }
+  // reset_data, then row r's state and inputs.
+  void load(const Model& m, Data& d, size_t r) const;
+
+ private:
+  size_t rows_ = 0;
+  Matrix qpos_;
+  std::optional<Matrix> qvel_, act_, ctrl_, time_, qacc_, qfrc_applied_, xfrc_applied_;
+};
+
 // An input HDF5 file: opened from a path, standard input ("-") or bytes in memory.
 class TrajectoryInput {
  public:

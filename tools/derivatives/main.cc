@@ -97,20 +97,11 @@ class States {
       return;
     }
     Trajectory t = TrajectoryInput::open(o.states).single();
-    t.validate(m, {Field::kQpos});
+    file_.emplace(m, t);
     rows_ = o.rows.empty() ? std::vector<size_t>() : parse_rows(o.rows, t.rows());
     if (o.rows.empty()) {
       for (size_t r = 0; r < t.rows(); ++r) rows_.push_back(r);
     }
-    qpos_ = t.read(Field::kQpos);
-    auto read = [&](Field f) { return t.has(f) ? std::optional<Matrix>(t.read(f)) : std::nullopt; };
-    qvel_ = read(Field::kQvel);
-    act_ = read(Field::kAct);
-    ctrl_ = read(Field::kCtrl);
-    time_ = read(Field::kTime);
-    qacc_ = read(Field::kQacc);
-    qfrc_applied_ = read(Field::kQfrcApplied);
-    xfrc_applied_ = read(Field::kXfrcApplied);
     where_ = t.where();
   }
 
@@ -122,27 +113,17 @@ class States {
   // The solver is warm-started with the previous row's qacc when the file has it, as the rollout
   // that wrote it was.
   void load(const Model& m, Data& d, size_t k) const {
-    reset_data(m, d);
-    if (where_.empty()) return;
-    const size_t r = rows_[k];
-    auto copy = [&](const std::optional<Matrix>& x, double* dst, int n, size_t row) {
-      if (x && n > 0) std::memcpy(dst, x->row(row), sizeof(double) * static_cast<size_t>(n));
-    };
-    std::memcpy(d.qpos, qpos_.row(r), sizeof(double) * static_cast<size_t>(m.nq));
-    copy(qvel_, d.qvel, m.nv, r);
-    copy(act_, d.act, m.na, r);
-    copy(ctrl_, d.ctrl, m.nu, r);
-    copy(qfrc_applied_, d.qfrc_applied, m.nv, r);
-    copy(xfrc_applied_, d.xfrc_applied, 6 * m.nbody, r);
-    if (time_) d.time = (*time_)(r, 0);
-    if (r > 0) copy(qacc_, d.qacc_warmstart, m.nv, r - 1);
+    if (file_) {
+      file_->load(m, d, rows_[k]);
+    } else {
+      reset_data(m, d);
+    }
   }
 
  private:
   std::vector<size_t> rows_;
   std::string where_;
-  Matrix qpos_;
-  std::optional<Matrix> qvel_, act_, ctrl_, time_, qacc_, qfrc_applied_, xfrc_applied_;
+  std::optional<TrajectoryStates> file_;
 };
 
 // The model with the solver settings and stack the differencing needs (files name the model as

@@ -228,31 +228,14 @@ std::vector<State> rollout_states(const Model& m, const Options& o) {
 std::vector<State> file_states(const Model& m, const std::string& ref) {
   std::vector<State> states;
   TrajectoryInput input = TrajectoryInput::open(ref);
+  Data d(m);
   for (const std::string& group : input.trajectory_groups()) {
     Trajectory t = input.trajectory(group);
-    t.validate(m, {Field::kQpos});
-    const auto read = [&](Field f) {
-      return t.has(f) && field_row_size(f, m) > 0 ? std::optional<Matrix>(t.read(f)) : std::nullopt;
-    };
-    const Matrix qpos = t.read(Field::kQpos);
-    const auto qvel = read(Field::kQvel), act = read(Field::kAct), ctrl = read(Field::kCtrl),
-               time = read(Field::kTime), qacc = read(Field::kQacc),
-               qfrc_applied = read(Field::kQfrcApplied), xfrc_applied = read(Field::kXfrcApplied);
-    const auto row_of = [](const std::optional<Matrix>& x, size_t r) {
-      return x ? std::vector<double>(x->row(r), x->row(r) + x->cols) : std::vector<double>{};
-    };
-    for (size_t r = 0; r < t.rows(); ++r) {
-      State s;
+    const TrajectoryStates rows(m, t);
+    for (size_t r = 0; r < rows.rows(); ++r) {
+      rows.load(m, d, r);
+      State s = capture(m, d, static_cast<int64_t>(r), d.qacc_warmstart);
       s.group = group;
-      s.row = static_cast<int64_t>(r);
-      s.time = time ? (*time)(r, 0) : 0;
-      s.qpos.assign(qpos.row(r), qpos.row(r) + qpos.cols);
-      s.qvel = row_of(qvel, r);
-      s.act = row_of(act, r);
-      s.ctrl = row_of(ctrl, r);
-      s.qfrc_applied = row_of(qfrc_applied, r);
-      s.xfrc_applied = row_of(xfrc_applied, r);
-      if (r > 0) s.warmstart = row_of(qacc, r - 1);
       states.push_back(std::move(s));
     }
   }

@@ -280,15 +280,9 @@ int evaluate(const Options& o, const ToolContext& ctx) {
   TrajectoryFileWriter file(o.output, m, wo);
   for (size_t g = 0; g < groups.size(); ++g) {
     Trajectory t = input.trajectory(groups[g]);
-    t.validate(m, {Field::kQpos});
-    const size_t rows = t.rows();
-    auto read = [&](Field f) { return t.has(f) ? std::optional<Matrix>(t.read(f)) : std::nullopt; };
-    const Matrix qpos = t.read(Field::kQpos);
-    const auto qvel = read(Field::kQvel), act = read(Field::kAct), ctrl = read(Field::kCtrl),
-               time = read(Field::kTime), qacc = read(Field::kQacc),
-               qfrc_applied = read(Field::kQfrcApplied), xfrc_applied = read(Field::kXfrcApplied);
-    const bool applied = qfrc_applied || xfrc_applied;
-    const std::vector<Field> fields = recorded_fields(m, applied);
+    const TrajectoryStates states(m, t);
+    const size_t rows = states.rows();
+    const std::vector<Field> fields = recorded_fields(m, states.has_applied_forces());
     std::vector<Recording> results(rows);
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
@@ -298,18 +292,7 @@ int evaluate(const Options& o, const ToolContext& ctx) {
       try {
         Data d(m);
         for (size_t r = next++; r < rows; r = next++) {
-          reset_data(m, d);
-          auto copy_row = [&](const std::optional<Matrix>& x, double* dst, int n, size_t row) {
-            if (x && n > 0) std::memcpy(dst, x->row(row), sizeof(double) * static_cast<size_t>(n));
-          };
-          std::memcpy(d.qpos, qpos.row(r), sizeof(double) * static_cast<size_t>(m.nq));
-          copy_row(qvel, d.qvel, m.nv, r);
-          copy_row(act, d.act, m.na, r);
-          copy_row(ctrl, d.ctrl, m.nu, r);
-          copy_row(qfrc_applied, d.qfrc_applied, m.nv, r);
-          copy_row(xfrc_applied, d.xfrc_applied, 6 * m.nbody, r);
-          if (time) d.time = (*time)(r, 0);
-          if (r > 0) copy_row(qacc, d.qacc_warmstart, m.nv, r - 1);
+          states.load(m, d, r);
           forward(m, d);
           results[r].record(m, d, fields, static_cast<int64_t>(r), o.contacts);
           progress.advance();
