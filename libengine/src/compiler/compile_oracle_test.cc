@@ -31,9 +31,8 @@ const KnownDifference kKnownDifferences[] = {
     {"real/franka_sim/",
      {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
      "MuJoCo 2.2.2's STL loader leaves some exact duplicate vertices unmerged in three visual "
-     "meshes "
-     "(link0, link3, link6: 17, 2 and 5 vertices); joco merges every duplicate. Same surfaces and "
-     "inertia."},
+     "meshes (link0, link3, link6: 17, 2 and 5 vertices); joco merges every duplicate. Same "
+     "surfaces and inertia."},
     {"real/wonik_allegro/",
      {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
      "as for franka_sim: a few unmerged duplicate STL vertices in MuJoCo 2.2.2"},
@@ -44,28 +43,24 @@ const KnownDifference kKnownDifferences[] = {
     {"real/shadow_hand/scene_left",
      {"mesh_face", "mesh_vert", "stat.meansize"},
      "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its "
-     "vertices differ "
-     "by ~4e-6 relative; under investigation"},
+     "vertices differ by ~4e-6 relative; under investigation"},
     {"real/shadow_hand/left_hand",
      {"mesh_face", "mesh_vert", "stat.meansize"},
      "mirrored meshes, as for scene_left"},
     {"mujoco-tests/test__engine__testdata__activation.xml",
      {"actuator_lengthrange"},
      "the muscle's lower length is found by simulating a free body pulled against a soft tendon "
-     "limit; after "
-     "the 10 s of the length-range simulation it has not fully settled, and joco's value differs "
-     "from "
-     "MuJoCo's by 6e-11 (4e-8 relative to the 0.0014 result); arm26's ranges match to 1e-10"},
+     "limit; after the 10 s of the length-range simulation it has not fully settled, and joco's "
+     "value differs from MuJoCo's by 6e-11 (4e-8 relative to the 0.0014 result); arm26's ranges "
+     "match to 1e-10"},
     {"actuation/tendons_inside",
      {"tendon_invweight0"},
-     "side sites inside the wrapping geom: MuJoCo 2.2.2's search for the touch point stops early "
-     "(up to "
-     "4e-7 in the moment arms); joco finds it to machine precision"},
+     "side sites inside the wrapping geom: MuJoCo 2.2.2's search for the touch point stops early"
+     " (up to 4e-7 in the moment arms); joco finds it to machine precision"},
     {"actuation/fluid_thin",
      {"geom_fluid"},
-     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter "
-     "than "
-     "wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
+     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
+     " than wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
     {"real/anybotics_anymal_c/",
      {"mesh_normal"},
      "vertex normals computed from faces differ in the last float bits (rendering data)"},
@@ -75,9 +70,8 @@ const KnownDifference kKnownDifferences[] = {
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
       "skin_bonevertweight"},
      "subgrid skins: MuJoCo's bone vertex lists hold extra entries with weights of ~1e-16 "
-     "(rounding residue at "
-     "the grid's last row and column) and weights one float ulp off; joco lists the exact nonzero "
-     "weights"},
+     "(rounding residue at the grid's last row and column) and weights one float ulp off; joco "
+     "lists the exact nonzero weights"},
     {"mujoco/model/flag/flag.xml",
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
       "skin_bonevertweight"},

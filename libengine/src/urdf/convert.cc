@@ -309,8 +309,7 @@ void Converter::check_inertial(const Inertial& in, const std::string& link) {
       throw InputError(in.where + ": the principal moments of inertia of link '" + link + "' (" +
                        moments +
                        ") violate A + B >= C: not a physical inertia (fix it, or use "
-                       "--balance-inertia to let the "
-                       "compiler replace it by the mean)");
+                       "--balance-inertia to let the compiler replace it by the mean)");
     }
   }
 }
