@@ -81,6 +81,25 @@ TEST(JocoSimulate, BatchesWriteOneGroupPerRollout) {
   EXPECT_NE(c0.data, c1.data);
 }
 
+// A batch gives the same rollouts, bit for bit, on one thread or several.
+TEST(JocoSimulate, BatchResultsDoNotDependOnThreads) {
+  const std::string dir = test::temp_dir();
+  for (const char* threads : {"1", "3"}) {
+    const auto r = test::run("joco-simulate " + model("mujoco/model/humanoid/humanoid.xml") +
+                             " --steps 100 --ctrl-noise 0.3 --batch 4 --threads " + threads +
+                             " -o " + dir + "/t" + threads + ".h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  TrajectoryInput one = TrajectoryInput::open(dir + "/t1.h5");
+  TrajectoryInput three = TrajectoryInput::open(dir + "/t3.h5");
+  ASSERT_EQ(one.rollout_groups(), three.rollout_groups());
+  for (const std::string& g : one.rollout_groups()) {
+    for (Field f : {Field::kQpos, Field::kQvel, Field::kQacc, Field::kCtrl}) {
+      EXPECT_EQ(one.trajectory(g).read(f).data, three.trajectory(g).read(f).data) << g;
+    }
+  }
+}
+
 TEST(JocoSimulate, StartsFromAKeyframe) {
   const std::string dir = test::temp_dir();
   const auto r =
