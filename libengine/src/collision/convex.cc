@@ -14,7 +14,6 @@ namespace {
 constexpr double kMulticcdAngle = 1e-3;  // radians, the perturbation of the multiccd flag
 constexpr double kNormalTolerance = 1e-6;
 constexpr int kNormalIterations = 30;  // MuJoCo's cap; elongated ellipsoids stop short
-constexpr int kNewtonIterations = 100;
 
 double sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
@@ -110,9 +109,11 @@ void ellipsoid_normal(const double* r, const double* p, const double* guess, dou
     copy3(normal, n);
     return;
   }
-  // outside: x_i = r2_i p_i / (r2_i + t) on the surface, Newton on t from 0
+  // outside: the nearest surface point x_i = r2_i p_i / (r2_i + t), Newton on t from 0, stopping
+  // (the step not taken) once a step is below kNormalTolerance, as MuJoCo 2.2.2 does (measured: its
+  // normals are exactly those of these iterates)
   double t = 0;
-  for (int iter = 0; iter < kNewtonIterations; ++iter) {
+  for (int iter = 0; iter < kNormalIterations; ++iter) {
     double f = -1, df = 0;
     for (int i = 0; i < 3; ++i) {
       const double q = r[i] * p[i] / (r2[i] + t);
@@ -121,8 +122,8 @@ void ellipsoid_normal(const double* r, const double* p, const double* guess, dou
     }
     if (df == 0) break;
     const double step = f / df;
+    if (std::abs(step) < kNormalTolerance) break;
     t -= step;
-    if (std::abs(step) <= 1e-15 * (1 + std::abs(t))) break;
   }
   for (int i = 0; i < 3; ++i) normal[i] = p[i] / (r2[i] + t);
   normalize3(normal);

@@ -77,16 +77,21 @@ int plane_cylinder(const Model& m, const Data& d, Contact* con, int g1, int g2, 
   add_scaled3(cap, center, axis, side);
   add_scaled3(other_cap, center, axis, -side);
 
-  int n = 0;
+  // the deepest rim point first: when it is beyond the margin, so is the cylinder (MuJoCo 2.2.2
+  // stops there too, which matters where the rim direction is rounding noise: an upright cylinder)
   double point[3];
-  add3(point, cap, rim);  // deepest rim point
-  n += plane_point(con + n, plane_pos, normal, point, margin);
+  add3(point, cap, rim);
+  if (!plane_point(con, plane_pos, normal, point, margin)) return 0;
+  int n = 1;
   add3(point, other_cap, rim);  // the same rim line on the other cap
   n += plane_point(con + n, plane_pos, normal, point, margin);
-  // the rim points at +-120 degrees around the nearer cap
+  // the rim points at +-120 degrees around the nearer cap; the direction across the rim has the
+  // full radius even where the rim vector, from rounding noise, is not square to the axis
   double across[3], away[3];
   scale3(away, axis, side > 0 ? -1 : 1);  // the axis towards the far cap
   cross3(across, away, rim);
+  const double across_len = norm3(across);
+  if (across_len > kMinVal) scale3(across, across, radius / across_len);
   for (const double s : {1.0, -1.0}) {
     add_scaled3(point, cap, rim, -0.5);
     add_scaled3(point, point, across, s * std::sqrt(3.0) / 2);
