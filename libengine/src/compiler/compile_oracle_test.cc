@@ -28,20 +28,12 @@ struct KnownDifference {
   const char* reason;
 };
 const KnownDifference kKnownDifferences[] = {
-    {"real/franka_sim/",
-     {"mesh_normal"},
-     "vertex normals computed from faces differ in the last float bits (rendering data)"},
-    {"real/wonik_allegro/", {"mesh_normal"}, "vertex normals, as for franka_sim"},
-    {"real/shadow_hand/",
-     {"mesh_normal"},
-     "vertex normals computed from faces: MuJoCo 2.2.2's rounding order is not reproduced "
-     "(rendering data)"},
     {"real/shadow_hand/scene_left",
-     {"mesh_face", "mesh_vert", "stat.meansize"},
+     {"mesh_face", "mesh_vert", "mesh_normal", "stat.meansize"},
      "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its "
      "vertices differ by ~4e-6 relative; under investigation"},
     {"real/shadow_hand/left_hand",
-     {"mesh_face", "mesh_vert", "stat.meansize"},
+     {"mesh_face", "mesh_vert", "mesh_normal", "stat.meansize"},
      "mirrored meshes, as for scene_left"},
     {"mujoco-tests/test__engine__testdata__activation.xml",
      {"actuator_lengthrange"},
@@ -57,10 +49,6 @@ const KnownDifference kKnownDifferences[] = {
      {"geom_fluid"},
      "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
      " than wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
-    {"real/anybotics_anymal_c/",
-     {"mesh_normal"},
-     "vertex normals computed from faces differ in the last float bits (rendering data)"},
-    {"mujoco/model/mug/", {"mesh_normal"}, "vertex normals computed from faces, as for anymal_c"},
     // Composite skins with a subgrid whose steps are not binary fractions (2, 4, 5, ...).
     {"mujoco/model/composite/cloth.xml",
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
