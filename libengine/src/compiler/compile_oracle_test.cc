@@ -28,13 +28,6 @@ struct KnownDifference {
   const char* reason;
 };
 const KnownDifference kKnownDifferences[] = {
-    {"real/shadow_hand/scene_left",
-     {"mesh_face", "mesh_vert", "mesh_normal", "stat.meansize"},
-     "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its "
-     "vertices differ by ~4e-6 relative; under investigation"},
-    {"real/shadow_hand/left_hand",
-     {"mesh_face", "mesh_vert", "mesh_normal", "stat.meansize"},
-     "mirrored meshes, as for scene_left"},
     {"mujoco-tests/test__engine__testdata__activation.xml",
      {"actuator_lengthrange"},
      "the muscle's lower length is found by simulating a free body pulled against a soft tendon "

@@ -162,6 +162,11 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     if (!spec.vertex.empty())
       throw InputError(where + ": vertex data given both in the file and in the XML");
     raw = mesh_file::load(spec.file, where);
+    // A mirroring scale would turn the file's faces inside out; MuJoCo 2.2.2 reverses them when it
+    // reads a file (STL, OBJ or MSH), not for inline data.
+    if (spec.scale[0] * spec.scale[1] * spec.scale[2] < 0)
+      for (size_t f = 0; f + 2 < raw.face.size(); f += 3)
+        std::swap(raw.face[f + 1], raw.face[f + 2]);
   }
   if (!spec.vertex.empty()) raw.vert.assign(spec.vertex.begin(), spec.vertex.end());
   if (!spec.normal.empty()) raw.normal.assign(spec.normal.begin(), spec.normal.end());

@@ -244,6 +244,25 @@ TEST(MeshFile, StlKeepsCopiesApartWhenAnotherVertexSortsBetweenThem) {
   EXPECT_EQ(m.face, (std::vector<int>{0, 1, 2, 3, 2, 4}));
 }
 
+TEST(MeshFile, MirroringScaleReversesTheFacesOfFilesOnly) {
+  MeshSpec plain = file_mesh("mesh/tet.stl");
+  MeshSpec mirrored = plain;
+  mirrored.scale[1] = -1;
+  const CompiledMesh a = compile_mesh(plain, MeshOptions{}, "plain");
+  const CompiledMesh b = compile_mesh(mirrored, MeshOptions{}, "mirrored");
+  ASSERT_EQ(a.face.size(), b.face.size());
+  for (size_t f = 0; f < a.face.size(); f += 3) {
+    EXPECT_EQ(b.face[f], a.face[f]);
+    EXPECT_EQ(b.face[f + 1], a.face[f + 2]);
+    EXPECT_EQ(b.face[f + 2], a.face[f + 1]);
+  }
+  // Inline faces are kept as given.
+  MeshSpec inl =
+      inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3});
+  inl.scale[0] = -1;
+  EXPECT_EQ(compile_mesh(inl, MeshOptions{}, "inline").face, inl.face);
+}
+
 TEST(MeshFile, AsciiStlReadsLikeBinary) {
   const mesh_file::RawMesh a = mesh_file::load(test::testdata("mesh/tet_ascii.stl"), "ascii");
   const mesh_file::RawMesh b = mesh_file::load(test::testdata("mesh/tet.stl"), "binary");
