@@ -42,13 +42,15 @@ const KnownDifference kKnownDifferences[] = {
      {"geom_fluid"},
      "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
      " than wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
-    // Composite skins with a subgrid whose steps are not binary fractions (2, 4, 5, ...).
+    // Composite skins whose subgrid steps are not binary fractions (subgrid 2 and 4: thirds,
+    // fifths).
     {"mujoco/model/composite/cloth.xml",
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
       "skin_bonevertweight"},
-     "subgrid skins: MuJoCo's bone vertex lists hold extra entries with weights of ~1e-16 "
-     "(rounding residue at the grid's last row and column) and weights one float ulp off; joco "
-     "lists the exact nonzero weights"},
+     "subgrid skins: every weight joco lists equals MuJoCo 2.2.2's bit for bit, but MuJoCo also "
+     "lists 232 entries (1226 for flag.xml) whose weights are rounding residue of at most 8e-16, "
+     "on the last row and column of the grid, where the exact weight is 0; their pattern (not a "
+     "product of 1-D residues) is not reproduced"},
     {"mujoco/model/flag/flag.xml",
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
       "skin_bonevertweight"},
