@@ -28,25 +28,6 @@ struct KnownDifference {
   const char* reason;
 };
 const KnownDifference kKnownDifferences[] = {
-    {"real/franka_sim/",
-     {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
-     "MuJoCo 2.2.2's STL loader leaves some exact duplicate vertices unmerged in three visual "
-     "meshes (link0, link3, link6: 17, 2 and 5 vertices); joco merges every duplicate. Same "
-     "surfaces and inertia."},
-    {"real/wonik_allegro/",
-     {"nmeshvert", "mesh_vert", "mesh_normal", "mesh_face", "mesh_vertadr", "mesh_vertnum"},
-     "as for franka_sim: a few unmerged duplicate STL vertices in MuJoCo 2.2.2"},
-    {"real/shadow_hand/",
-     {"mesh_normal"},
-     "vertex normals computed from faces: MuJoCo 2.2.2's rounding order is not reproduced "
-     "(rendering data)"},
-    {"real/shadow_hand/scene_left",
-     {"mesh_face", "mesh_vert", "stat.meansize"},
-     "mirrored meshes (negative scale): MuJoCo 2.2.2 re-orients some faces differently and its "
-     "vertices differ by ~4e-6 relative; under investigation"},
-    {"real/shadow_hand/left_hand",
-     {"mesh_face", "mesh_vert", "stat.meansize"},
-     "mirrored meshes, as for scene_left"},
     {"mujoco-tests/test__engine__testdata__activation.xml",
      {"actuator_lengthrange"},
      "the muscle's lower length is found by simulating a free body pulled against a soft tendon "
@@ -61,17 +42,15 @@ const KnownDifference kKnownDifferences[] = {
      {"geom_fluid"},
      "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
      " than wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
-    {"real/anybotics_anymal_c/",
-     {"mesh_normal"},
-     "vertex normals computed from faces differ in the last float bits (rendering data)"},
-    {"mujoco/model/mug/", {"mesh_normal"}, "vertex normals computed from faces, as for anymal_c"},
-    // Composite skins with a subgrid whose steps are not binary fractions (2, 4, 5, ...).
+    // Composite skins whose subgrid steps are not binary fractions (subgrid 2 and 4: thirds,
+    // fifths).
     {"mujoco/model/composite/cloth.xml",
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
       "skin_bonevertweight"},
-     "subgrid skins: MuJoCo's bone vertex lists hold extra entries with weights of ~1e-16 "
-     "(rounding residue at the grid's last row and column) and weights one float ulp off; joco "
-     "lists the exact nonzero weights"},
+     "subgrid skins: every weight joco lists equals MuJoCo 2.2.2's bit for bit, but MuJoCo also "
+     "lists 232 entries (1226 for flag.xml) whose weights are rounding residue of at most 8e-16, "
+     "on the last row and column of the grid, where the exact weight is 0; their pattern (not a "
+     "product of 1-D residues) is not reproduced"},
     {"mujoco/model/flag/flag.xml",
      {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
       "skin_bonevertweight"},

@@ -1,5 +1,6 @@
 #include "compiler/composite_skin.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace joco::compiler {
@@ -103,6 +104,34 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
   // One bone per element. With subgrid, each vertex is the bicubic interpolation of the elements
   // around its cell; vertices are visited cell by cell (a cell owns its lower edges, and the last
   // cells their upper edges too).
+  //
+  // The weight of element (ix, iy) at vertex (ux, uy) is the product of the 1-D weights rounded to
+  // single precision, divided (in single precision) by the single-precision sum of the vertex's
+  // products over the elements in order (ix, then iy). That sum is 1 in exact arithmetic but not
+  // always in float (subgrid 2 and 5), and MuJoCo 2.2.2's weights carry the quotient: measured bit
+  // for bit on cloths of subgrid 2, 4 and 5.
+  auto weight_1d = [&](int node, int u, int count_axis) {
+    const int g = std::min(u / step, count_axis - 2);
+    const int slot = node - g + 1;
+    if (slot < 0 || slot > 3) return 0.0;
+    return catmull_rom_weights(static_cast<double>(u - g * step) / step, g == 0,
+                               g == count_axis - 2)[static_cast<size_t>(slot)];
+  };
+  std::vector<float> weight_sum;
+  if (sub > 0) {
+    weight_sum.assign(static_cast<size_t>(n), 0.0f);
+    for (int ux = 0; ux < nx; ++ux) {
+      for (int uy = 0; uy < ny; ++uy) {
+        float sum = 0;
+        for (int ix = 0; ix < cx; ++ix) {
+          const double wx = weight_1d(ix, ux, cx);
+          if (wx == 0) continue;
+          for (int iy = 0; iy < cy; ++iy) sum += static_cast<float>(wx * weight_1d(iy, uy, cy));
+        }
+        weight_sum[static_cast<size_t>(v(ux, uy))] = sum;
+      }
+    }
+  }
   for (int ix = 0; ix < cx; ++ix) {
     for (int iy = 0; iy < cy; ++iy) {
       SkinBoneSpec bone;
@@ -132,10 +161,11 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
                                                     gy == cy - 2)[static_cast<size_t>(iy - gy + 1)];
               if (wy == 0) continue;
               const int k = v(gx * step + sx, gy * step + sy);
+              const float w = static_cast<float>(wx * wy) / weight_sum[static_cast<size_t>(k)];
               bone.vertid.push_back(k);
-              bone.vertweight.push_back(wx * wy);
+              bone.vertweight.push_back(w);
               bone.vertid.push_back(n + k);
-              bone.vertweight.push_back(wx * wy);
+              bone.vertweight.push_back(w);
             }
           }
         }

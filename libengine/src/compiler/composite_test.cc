@@ -47,7 +47,8 @@ TEST(CatmullRom, ReproducesQuadraticsInsideAndLinesAtTheEnds) {
 }
 
 // Each subgrid vertex is the weighted sum of its bones; in the reference pose (bones at their bind
-// positions) that must give the vertex back, with weights summing to one.
+// positions) that must give the vertex back, with weights summing to one. The weights are
+// single-precision quotients, as MuJoCo 2.2.2 makes them, so both hold to float rounding.
 TEST(CompositeSkin, SubgridWeightsReproduceTheReferenceSurface) {
   CompositeSkin options;
   options.given = true;
@@ -73,9 +74,9 @@ TEST(CompositeSkin, SubgridWeightsReproduceTheReferenceSurface) {
       }
     }
     for (size_t v = 0; v < nvert; ++v) {
-      EXPECT_NEAR(weight[v], 1, 1e-14) << "vertex " << v;
+      EXPECT_NEAR(weight[v], 1, 5e-7) << "vertex " << v;
       if (subgrid > 0) {
-        for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(pos[3 * v + i], s.vertex[3 * v + i], 1e-14);
+        for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(pos[3 * v + i], s.vertex[3 * v + i], 1e-7);
       }
     }
   }

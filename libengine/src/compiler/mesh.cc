@@ -162,6 +162,11 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     if (!spec.vertex.empty())
       throw InputError(where + ": vertex data given both in the file and in the XML");
     raw = mesh_file::load(spec.file, where);
+    // A mirroring scale would turn the file's faces inside out; MuJoCo 2.2.2 reverses them when it
+    // reads a file (STL, OBJ or MSH), not for inline data.
+    if (spec.scale[0] * spec.scale[1] * spec.scale[2] < 0)
+      for (size_t f = 0; f + 2 < raw.face.size(); f += 3)
+        std::swap(raw.face[f + 1], raw.face[f + 2]);
   }
   if (!spec.vertex.empty()) raw.vert.assign(spec.vertex.begin(), spec.vertex.end());
   if (!spec.normal.empty()) raw.normal.assign(spec.normal.begin(), spec.normal.end());
@@ -203,7 +208,9 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
 
   // The reference frame, then the scale: subtract refpos (in single precision), rotate by
   // conj(refquat), scale. Normals are rotated and scaled alike (not by the inverse scale, as a
-  // normal transform would be), then renormalised.
+  // normal transform would be), then renormalised in single precision, multiplying by the
+  // reciprocal length; a normal whose squared length is below kMinVal (a zero normal, or a tiny one
+  // in a file) becomes +z. Measured on MuJoCo 2.2.2 with explicit normals: bit for bit.
   double refquat[4] = {spec.refquat[0], spec.refquat[1], spec.refquat[2], spec.refquat[3]};
   math::quat_normalize(refquat);
   double refmat[9];
@@ -217,9 +224,15 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     float* n = &mesh.normal[3 * i];
     const double q[3] = {n[0], n[1], n[2]};
     math::mat_t_vec3(r, refmat, q);
-    for (int k = 0; k < 3; ++k) r[k] *= spec.scale[k];
-    math::normalize3(r);
-    for (int k = 0; k < 3; ++k) n[k] = static_cast<float>(r[k]);
+    for (int k = 0; k < 3; ++k) n[k] = static_cast<float>(static_cast<float>(r[k]) * spec.scale[k]);
+    const float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    if (len2 > kMinVal) {
+      const float inv = 1 / std::sqrt(len2);
+      for (int k = 0; k < 3; ++k) n[k] *= inv;
+    } else {
+      n[0] = n[1] = 0;
+      n[2] = 1;
+    }
   }
 
   const int nface = mesh.nface();

@@ -15,7 +15,8 @@ struct RawMesh {
 };
 
 // Reads `path` by its extension (.stl, .obj, .msh; case-insensitive). `where` prefixes messages.
-// STL data has its repeated vertices merged (first occurrence kept, faces re-indexed).
+// STL data has its repeated vertices merged as MuJoCo 2.2.2 merges them (see merge_repeated in
+// mesh_file.cc: a few copies stay apart), first occurrence kept, faces re-indexed.
 RawMesh load(const std::string& path, const std::string& where);
 
 RawMesh load_stl(const std::string& bytes, const std::string& where);

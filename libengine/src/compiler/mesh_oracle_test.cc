@@ -379,6 +379,15 @@ TEST(MeshOracle, NegativeScale) {
   MeshSpec l = inline_mesh(kLVert, kLFace);
   l.scale[0] = -2;
   check_case({"mirrored_l", l}, true);
+  // Files: MuJoCo 2.2.2 reverses their faces.
+  for (const char* file :
+       {"real/franka_sim/meshes/collision/link3.stl", "real/shadow_hand/assets/f_middle.obj"}) {
+    MeshSpec f;
+    f.file = file;
+    f.scale[0] = -0.5, f.scale[1] = 0.8, f.scale[2] = 1.1;
+    f.refpos[1] = 0.02;
+    check_case({"mirrored_file", f}, true);
+  }
 }
 
 TEST(MeshOracle, FittedPrimitives) {

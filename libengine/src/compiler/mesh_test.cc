@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "compiler/convex_hull.h"
 #include "compiler/mesh_file.h"
@@ -212,6 +216,51 @@ TEST(MeshFile, StlMergesRepeatedVerticesInOrderOfAppearance) {
   EXPECT_EQ(raw.face[0], 0);
   EXPECT_EQ(raw.face[1], 1);
   EXPECT_EQ(raw.face[2], 2);
+}
+
+// A binary STL of the given triangles (facet normals zero).
+std::string binary_stl(const std::vector<std::array<float, 9>>& triangles) {
+  std::string bytes(80, '\0');
+  const uint32_t n = static_cast<uint32_t>(triangles.size());
+  bytes.append(reinterpret_cast<const char*>(&n), 4);
+  for (const auto& t : triangles) {
+    bytes.append(12, '\0');
+    bytes.append(reinterpret_cast<const char*>(t.data()), 36);
+    bytes.append(2, '\0');
+  }
+  return bytes;
+}
+
+TEST(MeshFile, StlKeepsCopiesApartWhenAnotherVertexSortsBetweenThem) {
+  // a = (0, 1, 0) and b = (0.01, 0, 0) have the same sort key x + 0.01 y + 0.0001 z, so the copies
+  // of a (corners 0 and 3) are not neighbours in MuJoCo 2.2.2's order and stay two vertices; the
+  // copies of c (corners 2 and 4) are merged. MuJoCo 2.2.2 gives 5 vertices for this file.
+  const float a[3] = {0, 1, 0}, b[3] = {0.01f, 0, 0}, c[3] = {5, 5, 5}, d[3] = {7, 0, 0};
+  auto tri = [](const float* p, const float* q, const float* r) {
+    return std::array<float, 9>{p[0], p[1], p[2], q[0], q[1], q[2], r[0], r[1], r[2]};
+  };
+  const mesh_file::RawMesh m = mesh_file::load_stl(binary_stl({tri(a, b, c), tri(a, c, d)}), "stl");
+  EXPECT_EQ(m.vert.size(), 15u);
+  EXPECT_EQ(m.face, (std::vector<int>{0, 1, 2, 3, 2, 4}));
+}
+
+TEST(MeshFile, MirroringScaleReversesTheFacesOfFilesOnly) {
+  MeshSpec plain = file_mesh("mesh/tet.stl");
+  MeshSpec mirrored = plain;
+  mirrored.scale[1] = -1;
+  const CompiledMesh a = compile_mesh(plain, MeshOptions{}, "plain");
+  const CompiledMesh b = compile_mesh(mirrored, MeshOptions{}, "mirrored");
+  ASSERT_EQ(a.face.size(), b.face.size());
+  for (size_t f = 0; f < a.face.size(); f += 3) {
+    EXPECT_EQ(b.face[f], a.face[f]);
+    EXPECT_EQ(b.face[f + 1], a.face[f + 2]);
+    EXPECT_EQ(b.face[f + 2], a.face[f + 1]);
+  }
+  // Inline faces are kept as given.
+  MeshSpec inl =
+      inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3});
+  inl.scale[0] = -1;
+  EXPECT_EQ(compile_mesh(inl, MeshOptions{}, "inline").face, inl.face);
 }
 
 TEST(MeshFile, AsciiStlReadsLikeBinary) {
