@@ -12,14 +12,10 @@
 #include "joco/urdf.h"
 #include "joco/validate.h"
 #include "support/test_support.h"
+#include "support/xml_mutation.h"
 
 namespace joco {
 namespace {
-
-std::string read_text(const std::string& path) {
-  const std::vector<uint8_t> bytes = test::read_file(path);
-  return std::string(bytes.begin(), bytes.end());
-}
 
 // One random edit of a URDF text.
 std::string mutate(const std::string& text, std::mt19937_64& rng) {
@@ -52,70 +48,7 @@ std::string mutate(const std::string& text, std::mt19937_64& rng) {
   static const char* const elements[] = {"link",     "joint",  "inertial", "visual", "collision",
                                          "geometry", "box",    "mesh",     "origin", "limit",
                                          "mimic",    "parent", "child",    "robot",  "material"};
-  std::string s = text;
-  auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % std::max<size_t>(n, 1)); };
-  switch (rng() % 8) {
-    case 0: {  // replace an attribute value
-      std::vector<std::pair<size_t, size_t>> spans;
-      for (size_t q = s.find('"'); q != std::string::npos;) {
-        const size_t end = s.find('"', q + 1);
-        if (end == std::string::npos) break;
-        spans.emplace_back(q + 1, end - q - 1);
-        q = s.find('"', end + 1);
-      }
-      if (spans.empty()) break;
-      const auto [at, length] = spans[pick(spans.size())];
-      s.replace(at, length, values[pick(std::size(values))]);
-      break;
-    }
-    case 1: {  // delete an attribute
-      const size_t eq = s.find("=\"", pick(s.size()));
-      if (eq == std::string::npos) break;
-      const size_t start = s.rfind(' ', eq);
-      const size_t end = s.find('"', eq + 2);
-      if (start == std::string::npos || end == std::string::npos) break;
-      s.erase(start, end - start + 1);
-      break;
-    }
-    case 2: {  // duplicate a line
-      const size_t start = s.rfind('\n', pick(s.size()));
-      if (start == std::string::npos) break;
-      const size_t end = s.find('\n', start + 1);
-      if (end == std::string::npos) break;
-      s.insert(end, s.substr(start, end - start));
-      break;
-    }
-    case 3: {  // delete a line
-      const size_t start = s.rfind('\n', pick(s.size()));
-      if (start == std::string::npos) break;
-      const size_t end = s.find('\n', start + 1);
-      s.erase(start, end == std::string::npos ? std::string::npos : end - start);
-      break;
-    }
-    case 4: s.resize(pick(s.size())); break;                            // truncate
-    case 5: s[pick(s.size())] = static_cast<char>(rng() % 128); break;  // flip a byte
-    case 6: {                                                           // rename an element
-      const size_t open = s.find('<', pick(s.size()));
-      if (open == std::string::npos || open + 1 >= s.size() ||
-          !std::isalpha(static_cast<unsigned char>(s[open + 1]))) {
-        break;
-      }
-      const size_t end = s.find_first_of(" />", open + 1);
-      if (end == std::string::npos) break;
-      s.replace(open + 1, end - open - 1, elements[pick(std::size(elements))]);
-      break;
-    }
-    default: {  // move a line elsewhere (nesting, order)
-      const size_t start = s.rfind('\n', pick(s.size()));
-      if (start == std::string::npos) break;
-      const size_t end = s.find('\n', start + 1);
-      if (end == std::string::npos) break;
-      const std::string line = s.substr(start, end - start);
-      s.erase(start, end - start);
-      s.insert(std::min(pick(s.size()), s.size()), line);
-    }
-  }
-  return s;
+  return test::mutate_xml(text, rng, values, elements);
 }
 
 struct FuzzCase {
@@ -130,7 +63,7 @@ class UrdfFuzz : public ::testing::TestWithParam<FuzzCase> {};
 
 TEST_P(UrdfFuzz, MutantsConvertOrFailCleanly) {
   const std::string path = test::testdata(GetParam().urdf);
-  const std::string original = read_text(path);
+  const std::string original = test::read_text(path);
   std::mt19937_64 rng(std::hash<std::string>{}(GetParam().urdf));
   UrdfOptions o;
   o.base_dir = path.substr(0, path.rfind('/'));

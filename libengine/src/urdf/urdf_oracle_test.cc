@@ -288,11 +288,6 @@ const RobotCase kRobots[] = {
     {"solo12", "solo12.urdf", {}, 0},
 };
 
-std::string read_text(const std::string& path) {
-  const std::vector<uint8_t> bytes = test::read_file(path);
-  return std::string(bytes.begin(), bytes.end());
-}
-
 std::string fresh_dir(const std::string& name) {
   const fs::path dir =
       fs::temp_directory_path() / ("joco-urdf-oracle-" + std::to_string(::getpid())) / name;
@@ -317,7 +312,7 @@ TEST_P(UrdfOracle, ConvertedRobotMatchesMuJoCosImport) {
   options.base_dir = folder;
   options.output_dir = fresh_dir(robot.folder);
   UrdfReport report;
-  const std::string mjcf = urdf_to_mjcf(read_text(urdf_path), urdf_path, options, &report);
+  const std::string mjcf = urdf_to_mjcf(test::read_text(urdf_path), urdf_path, options, &report);
   const std::string mjcf_path = options.output_dir + "/robot.xml";
   std::ofstream(mjcf_path) << mjcf;
   auto ours_in_mujoco = oracle::load(mjcf_path, &error);
@@ -339,7 +334,7 @@ TEST_P(UrdfOracle, ConvertedRobotMatchesMuJoCosImport) {
   // (3) joco's compiled model of our MJCF against MuJoCo's model of the URDF.
   Model m;
   try {
-    m = compile_urdf(read_text(urdf_path), urdf_path, options);
+    m = compile_urdf(test::read_text(urdf_path), urdf_path, options);
   } catch (const InputError& e) {
     if (std::string(e.what()).find("mesh assets are not supported yet") != std::string::npos) {
       GTEST_SKIP()

@@ -13,6 +13,9 @@ std::string testdata(const std::string& relative);
 // Reads a whole file; fails the current test when it cannot.
 std::vector<uint8_t> read_file(const std::string& path);
 
+// The same, as text.
+std::string read_text(const std::string& path);
+
 // Counts heap allocations (operator new, and malloc/calloc/realloc where the C allocator can be
 // wrapped, i.e. outside sanitizer builds) made on this thread while it is alive.
 class AllocationCounter {
