@@ -158,6 +158,43 @@ TEST_P(Inverse, MatchesMjInverse) {
 INSTANTIATE_TEST_SUITE_P(Models, Inverse, ::testing::ValuesIn(inverse_models()),
                          constraint_test::test_name);
 
+// solver_fwdinv of joco against MuJoCo's, relative to the larger of the two, with values below 1e-9
+// of the state's rounding scale (a converged solver leaves only rounding noise) compared against
+// that floor. Tallies the worst error overall and among the values above the floor.
+struct FwdinvTally {
+  double worst = 0, worst_real = 0;
+  std::string worst_where;
+  int compared = 0, nonzero = 0;
+
+  void add(const double* joco, const double* mujoco, double scale, const std::string& where) {
+    for (int k = 0; k < 2; ++k) {
+      const double a = joco[k], b = mujoco[k];
+      const double err =
+          std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-9 * scale, 1e-300});
+      EXPECT_LE(err, 1e-6) << where << " solver_fwdinv[" << k << "]: joco " << a << ", MuJoCo "
+                           << b;
+      if (err > worst) {
+        worst = err;
+        worst_where = where;
+      }
+      ++compared;
+      if (b > 1e-9 * scale) {
+        ++nonzero;
+        worst_real = std::max(worst_real, err);
+      }
+    }
+  }
+
+  // Prints the tally and checks that the starved solvers gave real discrepancies to compare.
+  void report(const char* what) const {
+    std::printf(
+        "%s: %d values compared (%d above the noise floor, worst error among them %.2e), worst "
+        "error %.2e at %s\n",
+        what, compared, nonzero, worst_real, worst, worst_where.c_str());
+    EXPECT_GT(nonzero, compared / 4);
+  }
+};
+
 // The comparison itself: MuJoCo's forward solution (mj_forward at the state mj_step starts from)
 // copied into joco's Data, compare_fwd_inv against the solver_fwdinv MuJoCo's step records, for
 // every solver at the default settings and starved of iterations. Values are compared relative to
@@ -167,9 +204,7 @@ TEST(FwdInv, ComparisonMatchesMuJoCo) {
   const std::vector<std::string> models = {
       "mujoco/model/humanoid/humanoid.xml", "inverse/rig.xml", "real/anybotics_anymal_c/scene.xml",
       "mujoco/model/slider_crank/slider_crank.xml", "real/shadow_hand/scene_right.xml"};
-  double worst = 0, worst_real = 0;  // worst_real: of the values above the noise floor
-  std::string worst_where;
-  int compared = 0, nonzero = 0;
+  FwdinvTally tally;
   for (const std::string& model : models) {
     for (const Variant& v : kVariants) {
       oracle::OracleCase c;
@@ -195,32 +230,13 @@ TEST(FwdInv, ComparisonMatchesMuJoCo) {
             c.d.solver_fwdinv[0] = c.d.solver_fwdinv[1] = -1;
             compare_fwd_inv(c.m, c.d);
             const double scale = rounding_scale(mj, forwarded.get());
-            for (int k = 0; k < 2; ++k) {
-              const double a = c.d.solver_fwdinv[k], b = stepped->solver_fwdinv[k];
-              const double err =
-                  std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-9 * scale, 1e-300});
-              EXPECT_LE(err, 1e-6)
-                  << where << " solver_fwdinv[" << k << "]: joco " << a << ", MuJoCo " << b;
-              if (err > worst) {
-                worst = err;
-                worst_where = where;
-              }
-              ++compared;
-              if (b > 1e-9 * scale) {
-                ++nonzero;
-                worst_real = std::max(worst_real, err);
-              }
-            }
+            tally.add(c.d.solver_fwdinv, stepped->solver_fwdinv, scale, where);
           });
         }
       }
     }
   }
-  std::printf(
-      "compare_fwd_inv: %d values compared (%d above the noise floor, worst error among "
-      "them %.2e), worst error %.2e at %s\n",
-      compared, nonzero, worst_real, worst, worst_where.c_str());
-  EXPECT_GT(nonzero, compared / 4);  // the starved solvers give real discrepancies to compare
+  tally.report("compare_fwd_inv");
 }
 
 // End to end: joco's step with the flag (its own pipeline and solver) against MuJoCo's, for the
@@ -230,9 +246,7 @@ TEST(FwdInv, StepMatchesMuJoCo) {
   const std::vector<std::string> models = {"mujoco/model/humanoid/humanoid.xml", "inverse/rig.xml",
                                            "real/anybotics_anymal_c/scene.xml",
                                            "mujoco/model/slider_crank/slider_crank.xml"};
-  double worst = 0, worst_real = 0;  // worst_real: of the values above the noise floor
-  std::string worst_where;
-  int compared = 0, nonzero = 0;
+  FwdinvTally tally;
   for (const std::string& model : models) {
     for (const Variant& v : kVariants) {
       oracle::OracleCase c;
@@ -259,32 +273,13 @@ TEST(FwdInv, StepMatchesMuJoCo) {
             step(m, c.d);
             if (copy->ncon != c.d.ncon) return;  // another contact set: not this test's subject
             const double scale = rounding_scale(mj, copy.get());
-            for (int k = 0; k < 2; ++k) {
-              const double a = c.d.solver_fwdinv[k], b = copy->solver_fwdinv[k];
-              const double err =
-                  std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-9 * scale, 1e-300});
-              EXPECT_LE(err, 1e-6)
-                  << where << " solver_fwdinv[" << k << "]: joco " << a << ", MuJoCo " << b;
-              if (err > worst) {
-                worst = err;
-                worst_where = where;
-              }
-              ++compared;
-              if (b > 1e-9 * scale) {
-                ++nonzero;
-                worst_real = std::max(worst_real, err);
-              }
-            }
+            tally.add(c.d.solver_fwdinv, copy->solver_fwdinv, scale, where);
           });
         }
       }
     }
   }
-  std::printf(
-      "step with fwdinv: %d values compared (%d above the noise floor, worst error among "
-      "them %.2e), worst error %.2e at %s\n",
-      compared, nonzero, worst_real, worst, worst_where.c_str());
-  EXPECT_GT(nonzero, compared / 4);
+  tally.report("step with fwdinv");
 }
 
 // Like MuJoCo 2.2.2, forward alone leaves solver_fwdinv as it was; only step computes it.
