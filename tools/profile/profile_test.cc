@@ -90,7 +90,6 @@ TEST(JocoProfile, ReportIsSelfConsistent) {
   EXPECT_NEAR(rate * ms_per_step / 1000, 1, 5e-3) << r.out;
   EXPECT_NEAR(realtime / (rate * 0.005), 1, 5e-3) << r.out;
   auto ms = [&](const std::string& stage) { return number_after(r.out, "\\n +" + stage + " :"); };
-  EXPECT_NEAR(ms("step"), ms_per_step, 1e-4) << r.out;
   const double slack = 1e-5;  // the table's rounding, per entry
   EXPECT_LE(ms("forward"), ms("step") + slack);
   EXPECT_LE(

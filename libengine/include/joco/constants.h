@@ -68,6 +68,9 @@ enum GeomType : int {
   kGeomMesh,
 };
 inline constexpr int kNGeomTypes = 8;
+// The MJCF names of the geom types, indexed by type.
+inline constexpr const char* kGeomTypeNames[kNGeomTypes] = {
+    "plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
 
 enum CamLightMode : int {
   kCamLightFixed = 0,

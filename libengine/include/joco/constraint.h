@@ -87,8 +87,12 @@ void mul_jac_t_vec(const Model& m, const Data& d, double* res, const double* vec
 
 // Signed distance between the surfaces of two geoms (negative when they overlap), with the unit
 // normal from geom1 to geom2 and the point midway between the nearest surface points. Supported
-// pairs: spheres, capsules and a plane with either; returns false for any other pair.
+// pairs (geom_distance_supported): returns false for any other.
 bool geom_distance(const Model& m, const Data& d, int geom1, int geom2, double* dist,
                    double normal[3], double point[3]);
+
+// The geom type pairs of the distance equality: spheres and capsules with each other; a box with
+// a sphere or capsule; a plane with any geom but a plane or height field.
+bool geom_distance_supported(int type1, int type2);
 
 }  // namespace joco

@@ -11,6 +11,7 @@
 #include "compiler/geom_inertia.h"
 #include "compiler/orientation.h"
 #include "compiler/set_const.h"
+#include "joco/constraint.h"
 #include "joco/error.h"
 #include "math/eig3.h"
 #include "math/vec.h"
@@ -1416,7 +1417,17 @@ class Compiler {
           copy_to(data, e.polycoef);
           if (e.type == kEqJoint) check_scalar_joint(m, m.eq_obj1id[i], m.eq_obj2id[i], e);
           break;
-        case kEqDistance: data[0] = e.distance; break;
+        case kEqDistance:
+          data[0] = e.distance;
+          if (!geom_distance_supported(m.geom_type[m.eq_obj1id[i]], m.geom_type[m.eq_obj2id[i]])) {
+            fail(e.origin, e.name,
+                 "distance equality between geom types " +
+                     std::string(kGeomTypeNames[m.geom_type[m.eq_obj1id[i]]]) + " and " +
+                     kGeomTypeNames[m.geom_type[m.eq_obj2id[i]]] +
+                     " is not supported (spheres and capsules with each other, a box with a sphere "
+                     "or capsule, a plane with any geom but a plane or height field)");
+          }
+          break;
         default: break;
       }
     }

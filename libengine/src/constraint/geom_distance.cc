@@ -1,9 +1,14 @@
 // Nearest distance between two geoms for the distance equality (computation chapter, "Equality":
 // the collision detector in a special mode that reports the nearest distance even without
-// contact). Spheres and capsules are points and segments with a radius; a plane is a half-space.
+// contact). Spheres and capsules are points and segments with a radius and a plane is a
+// half-space, in closed form; boxes against spheres and capsules, and a plane against boxes,
+// cylinders, ellipsoids and meshes, by the narrow-phase functions, which find the nearest features
+// exactly at any distance within their margin.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
+#include "joco/collision.h"
 #include "joco/constraint.h"
 #include "math/vec.h"
 
@@ -104,8 +109,47 @@ void plane_distance(const Data& d, int p, const Rounded& g, double* dist, double
 
 }  // namespace
 
+bool geom_distance_supported(int type1, int type2) {
+  if (type1 > type2) std::swap(type1, type2);
+  const auto is_rounded = [](int t) { return t == kGeomSphere || t == kGeomCapsule; };
+  if (type1 == kGeomPlane) return type2 != kGeomPlane && type2 != kGeomHfield;
+  return (is_rounded(type1) && is_rounded(type2)) || (is_rounded(type1) && type2 == kGeomBox);
+}
+
+namespace {
+
+// The pairs measured by the narrow phase: its function with a margin beyond any separation the
+// pair can have (geom centres lie inside their geoms, so the centre distance bounds it; a plane's
+// own position can be anywhere on it, so the height of the other centre and that geom's bounding
+// radius), and its deepest contact.
+bool narrow_phase_distance(const Model& m, const Data& d, int geom1, int geom2, double* dist,
+                           double normal[3], double point[3]) {
+  int g1 = geom1, g2 = geom2;
+  if (m.geom_type[g1] > m.geom_type[g2]) std::swap(g1, g2);
+  const CollisionFunction collide = collision_function(m.geom_type[g1], m.geom_type[g2]);
+  if (!collide) return false;
+  double between[3];
+  sub3(between, d.geom_xpos + 3 * g2, d.geom_xpos + 3 * g1);
+  const double margin = 2 * (norm3(between) + m.geom_rbound[g1] + m.geom_rbound[g2]) + 1;
+  Contact con[kMaxConPair];
+  const int n = collide(m, d, con, g1, g2, margin);
+  if (n == 0) return false;
+  int deepest = 0;
+  for (int i = 1; i < n; ++i) {
+    if (con[i].dist < con[deepest].dist) deepest = i;
+  }
+  *dist = con[deepest].dist;
+  copy3(point, con[deepest].pos);
+  copy3(normal, con[deepest].frame);
+  if (g1 != geom1) scale3(normal, normal, -1);  // from geom1 to geom2
+  return true;
+}
+
+}  // namespace
+
 bool geom_distance(const Model& m, const Data& d, int geom1, int geom2, double* dist,
                    double normal[3], double point[3]) {
+  if (!geom_distance_supported(m.geom_type[geom1], m.geom_type[geom2])) return false;
   Rounded r1, r2;
   const bool is1 = rounded(m, d, geom1, &r1), is2 = rounded(m, d, geom2, &r2);
   if (is1 && is2) {
@@ -121,7 +165,7 @@ bool geom_distance(const Model& m, const Data& d, int geom1, int geom2, double* 
     scale3(normal, normal, -1);  // from geom 1 to geom 2
     return true;
   }
-  return false;
+  return narrow_phase_distance(m, d, geom1, geom2, dist, normal, point);
 }
 
 }  // namespace joco

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "joco/constraint.h"
+#include "joco/error.h"
 #include "joco/mjcf.h"
 #include "joco/smooth.h"
 #include "math/vec.h"
@@ -166,8 +167,92 @@ TEST(GeomDistance, ClosedForms) {
   // sphere-capsule end: from (0,0,0.5) to the segment end (0,0,2)
   ASSERT_TRUE(geom_distance(m, d, id("s1"), id("c3"), &dist, n, p));
   EXPECT_NEAR(dist, 1.5 - 0.2, 1e-12);
-  // unsupported pair
-  EXPECT_FALSE(geom_distance(m, d, id("b"), id("s1"), &dist, n, p));
+  // sphere-box through the narrow phase: from the sphere's centre (0, 0, 0.5) to the box's face
+  // x = 1.9, and the reverse order flips the normal
+  ASSERT_TRUE(geom_distance(m, d, id("s1"), id("b"), &dist, n, p));
+  EXPECT_NEAR(dist, std::hypot(1.9, 0.4) - 0.1, 1e-12);
+  ASSERT_TRUE(geom_distance(m, d, id("b"), id("s1"), &dist, n, p));
+  EXPECT_NEAR(n[0], -1.9 / std::hypot(1.9, 0.4), 1e-12);
+  // plane-box: the lowest corner, 0.9 above the floor
+  ASSERT_TRUE(geom_distance(m, d, id("p"), id("b"), &dist, n, p));
+  EXPECT_NEAR(dist, 0.9, 1e-12);
+  EXPECT_NEAR(p[2], 0.45, 1e-12);
+  // unsupported pairs
+  EXPECT_FALSE(geom_distance(m, d, id("p"), id("p"), &dist, n, p));
+  EXPECT_FALSE(geom_distance_supported(kGeomBox, kGeomBox));
+  EXPECT_FALSE(geom_distance_supported(kGeomMesh, kGeomSphere));
+  EXPECT_FALSE(geom_distance_supported(kGeomHfield, kGeomPlane));
+  EXPECT_TRUE(geom_distance_supported(kGeomMesh, kGeomPlane));
+  EXPECT_TRUE(geom_distance_supported(kGeomBox, kGeomCapsule));
+}
+
+// The distance rows of the narrow-phase pairs (distance_shapes.xml) against finite differences of
+// their residuals, as for the closed-form pairs above; and their residuals at the initial state.
+TEST(MakeConstraint, NarrowPhaseDistanceRowsMatchFiniteDifferences) {
+  Model m = compile_mjcf_file(test::testdata("constraint/distance_shapes.xml"));
+  m.opt.jacobian = kJacDense;
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 10; ++trial) {
+    Data d = make_data(m);
+    reset_data(m, d);
+    for (int i = 0; i < m.nq; ++i) d.qpos[i] += 0.05 * u(rng);
+    normalize_quat(m, d.qpos);
+    position_stages(m, d);
+    const int nefc = d.nefc;
+    ASSERT_EQ(nefc, m.neq);
+    std::vector<double> v(m.nv), jv(nefc);
+    for (double& x : v) x = u(rng);
+    mul_jac_vec(m, d, jv.data(), v.data());
+    const double h = 1e-6;
+    std::vector<double> qpos0(d.qpos, d.qpos + m.nq), plus(nefc), minus(nefc);
+    for (int sign : {1, -1}) {
+      std::copy(qpos0.begin(), qpos0.end(), d.qpos);
+      integrate_pos(m, d.qpos, v.data(), sign * h);
+      position_stages(m, d);
+      ASSERT_EQ(d.nefc, nefc);
+      std::copy(d.efc_pos, d.efc_pos + nefc, sign > 0 ? plus.begin() : minus.begin());
+    }
+    for (int i = 0; i < nefc; ++i) {
+      const double rate = (plus[i] - minus[i]) / (2 * h);
+      EXPECT_NEAR(jv[i], rate, 1e-6 * std::max(1.0, std::abs(rate)))
+          << "trial " << trial << " row " << i;
+    }
+  }
+  // At the initial state: the floor tilts by (8, -6) degrees about x, then y; the tetrahedron's
+  // lowest vertex and the box's lowest corner are found exactly.
+  Data d = make_data(m);
+  position_stages(m, d);
+  const double* floor_mat = d.geom_xmat + 9 * m.name_to_id(kObjGeom, "floor");
+  const double up[3] = {floor_mat[2], floor_mat[5], floor_mat[8]};
+  const int tetra = m.name_to_id(kObjGeom, "tetra");
+  double lowest = 1e300;
+  for (int k = 0; k < m.mesh_vertnum[0]; ++k) {
+    const float* v = m.mesh_vert + 3 * (m.mesh_vertadr[0] + k);
+    double world[3];
+    const double local[3] = {v[0], v[1], v[2]};
+    math::mat_vec3(world, d.geom_xmat + 9 * tetra, local);
+    math::add3(world, world, d.geom_xpos + 3 * tetra);
+    lowest = std::min(lowest, math::dot3(world, up));
+  }
+  EXPECT_NEAR(d.efc_pos[5], lowest, 1e-12);
+}
+
+TEST(MakeConstraint, DistanceEqualityBetweenUnsupportedGeomsIsAnError) {
+  const std::string xml =
+      "<mujoco><worldbody><geom name='a' type='box' size='0.1 0.1 0.1'/>"
+      "<body pos='1 0 0'><freejoint/><geom name='b' type='ellipsoid' size='0.1 0.2 0.3'/></body>"
+      "</worldbody><equality><distance geom1='a' geom2='b'/></equality></mujoco>";
+  try {
+    compile_mjcf(xml, "unsupported.xml", ".");
+    FAIL() << "compiled";
+  } catch (const InputError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("distance equality between geom types box and ellipsoid is "
+                                   "not supported"),
+        std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
