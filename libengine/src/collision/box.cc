@@ -73,6 +73,24 @@ void slab(double* lo, double* hi, const double* c, const double* a, const double
   *hi = std::min(*hi, t_b);
 }
 
+// For a segment end past the edge along axis l (the other axes at side[] * s): whether the
+// segment's line passes nearest the edge's line beyond one of its corners; if so side[l] is set to
+// that corner's side. MuJoCo 2.2.2 treats such an end as past the corner (measured: 113 of 672
+// ends past an edge in 20000 trials; the corner's rule gives MuJoCo's second contact in 106 of
+// them, the edge's in 43).
+bool beyond_corner(const double* c, const double* a, const double* s, double* side, int l) {
+  double w[3];
+  for (int i = 0; i < 3; ++i) w[i] = i == l ? c[i] : c[i] - side[i] * s[i];
+  const double aa = dot3(a, a), bb = a[l] * s[l], cc = s[l] * s[l];
+  const double dd = dot3(a, w), ee = s[l] * w[l];
+  const double det = aa * cc - bb * bb;
+  if (det <= kMinVal) return false;  // parallel: no nearest point
+  const double u = (aa * ee - bb * dd) / det;
+  if (std::abs(u) <= 1) return false;
+  side[l] = u > 0 ? 1 : -1;
+  return true;
+}
+
 }  // namespace
 
 int sphere_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
@@ -89,9 +107,10 @@ int sphere_box(const Model& m, const Data& d, Contact* con, int g1, int g2, doub
 // (see the pair oracle test): a point over a face (one axis outside) adds the far end of the
 // segment's stretch over that face, only when the first point is a segment end; past an edge or a
 // corner (two or three axes outside), the segment is carried across the box along the outside axis
-// it runs most along, kept over the face of the other (largest excess) outside axis; an end that
-// runs away from the box on every outside axis adds nothing; a segment point inside the box
-// (deep) is carried across along its nearest face's axis, kept within the slab of the farthest
+// it runs most along, kept over the face of the other (largest excess) outside axis; an end past
+// an edge whose line the segment's line passes nearest beyond a corner counts as past that corner;
+// an end that runs away from the box on every outside axis adds nothing; a segment point inside the
+// box (deep) is carried across along its nearest face's axis, kept within the slab of the farthest
 // face; an end inside the box adds nothing.
 int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   const double* bpos = d.geom_xpos + 3 * g2;
@@ -176,12 +195,17 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
     }
     if (lo > hi) return n;
     t2 = std::abs(hi - tbest) > std::abs(lo - tbest) ? hi : lo;
-  } else {  // past an edge or a corner
+  } else {           // past an edge or a corner
+    double side[3];  // the box's side, per axis, the point lies on (or beyond)
+    for (int i = 0; i < 3; ++i) side[i] = p[i] > 0 ? 1 : -1;
+    if (end && nout == 2 && beyond_corner(c, a, s, side, 3 - outside[0] - outside[1])) {
+      outside[nout++] = 3 - outside[0] - outside[1];
+    }
     if (end) {
       bool away = true;
       for (int k = 0; k < nout; ++k) {
         const int i = outside[k];
-        if (-tbest * a[i] * p[i] < 0) away = false;
+        if (-tbest * a[i] * side[i] < 0) away = false;
       }
       if (away) return n;
     }
@@ -198,7 +222,7 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
         f = i;
       }
     }
-    t2 = tbest - 2 * (p[j] > 0 ? 1 : -1) * s[j] / a[j];
+    t2 = tbest - 2 * side[j] * s[j] / a[j];
     if (nout == 2) {  // kept over face f; when the segment never is, the bound nearest tbest
       double lo = -1e300, hi = 1e300;
       for (int i = 0; i < 3; ++i) {

@@ -13,7 +13,8 @@ namespace {
 
 constexpr double kMulticcdAngle = 1e-3;  // radians, the perturbation of the multiccd flag
 constexpr double kNormalTolerance = 1e-6;
-constexpr int kNormalIterations = 30;  // MuJoCo's cap; elongated ellipsoids stop short
+constexpr int kNormalIterations = 30;      // MuJoCo's cap; elongated ellipsoids stop short
+constexpr double kPlaneMeshSpacing = 0.3;  // of rbound: extra plane-mesh contacts' distance
 
 double sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
@@ -388,11 +389,15 @@ int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, do
   set_contact(con, dist, pos, normal);
   int n = 1;
 
-  // meshes: the hull neighbours of the deepest vertex, up to three contacts in all
+  // meshes: the hull neighbours of the deepest vertex within the margin, up to three contacts in
+  // all, skipping those (the vertices themselves) within 0.3 rbound of the first contact's point:
+  // MuJoCo 2.2.2's rule, found by scanning depths (a neighbour joins and leaves as the first
+  // point, midway to the plane, moves; the switch lies between 0.2989 and 0.3046 rbound)
   MeshGraph g;
   if (obj.type != kGeomMesh || !mesh_graph(m, m.geom_dataid[g2], &g)) return n;
   const int mesh = m.geom_dataid[g2];
   const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+  const double far = kPlaneMeshSpacing * m.geom_rbound[g2];
   for (int e = g.edgeadr[obj.vertex]; g.edges[e] >= 0 && n < 3; ++e) {
     const float* v = vert + 3 * g.globalid[g.edges[e]];
     const double local[3] = {v[0], v[1], v[2]};
@@ -401,6 +406,7 @@ int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, do
     sub3(dif, point, plane_pos);
     const double dn = dot3(dif, normal);
     if (dn > margin) continue;
+    if (dist3(point, con[0].pos) <= far) continue;
     add_scaled3(pos, point, normal, -dn / 2);
     set_contact(con + n, dn, pos, normal);
     ++n;

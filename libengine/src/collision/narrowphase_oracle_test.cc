@@ -284,16 +284,14 @@ INSTANTIATE_TEST_SUITE_P(
         PairCase{kGeomPlane, kGeomSphere, 0, kExact}, PairCase{kGeomPlane, kGeomCapsule, 0, kExact},
         PairCase{kGeomPlane, kGeomCylinder, 0, kExact}, PairCase{kGeomPlane, kGeomBox, 0, kExact},
         PairCase{kGeomPlane, kGeomEllipsoid, 0, kExact},
-        // meshes: the support vertex exactly; its hull neighbours as extra
-        // contacts only mostly (MuJoCo skips some on deep or fine meshes)
-        PairCase{kGeomPlane, kGeomMesh, 0, kExact, false, kFirstContact},
-        PairCase{kGeomPlane, kGeomMesh, 1, kExact, false, kFirstContact},
-        PairCase{kGeomPlane, kGeomMesh, 2, kExact, false, kFirstContact},
-        PairCase{kGeomPlane, kGeomMesh, 3, kExact, false, kFirstContact},
+        // meshes: the support vertex and its hull neighbours away from the first contact
+        PairCase{kGeomPlane, kGeomMesh, 0, kExact}, PairCase{kGeomPlane, kGeomMesh, 1, kExact},
+        PairCase{kGeomPlane, kGeomMesh, 2, kExact}, PairCase{kGeomPlane, kGeomMesh, 3, kExact},
         PairCase{kGeomSphere, kGeomSphere, 0, kExact},
         PairCase{kGeomSphere, kGeomCapsule, 0, kExact}, PairCase{kGeomSphere, kGeomBox, 0, kExact},
         PairCase{kGeomCapsule, kGeomCapsule, 0, kExact},
-        // the nearest point exactly; MuJoCo's second point only mostly
+        // the nearest point exactly; MuJoCo's second point only mostly (20000 trials: 30
+        // differ, 7 of them thin capsules through the box that MuJoCo finds and joco misses)
         PairCase{kGeomCapsule, kGeomBox, 0, kExact, false, kFirstMostly},
         // all but MuJoCo's odd contacts of separated boxes within the margin along an edge axis
         PairCase{kGeomBox, kGeomBox, 0, kExact, false, kNearly}),
@@ -315,8 +313,8 @@ INSTANTIATE_TEST_SUITE_P(
         PairCase{kGeomMesh, kGeomMesh, 1, kMpr}, PairCase{kGeomMesh, kGeomMesh, 2, kMpr},
         PairCase{kGeomHfield, kGeomSphere, 0, kMpr}, PairCase{kGeomHfield, kGeomCapsule, 0, kMpr},
         PairCase{kGeomHfield, kGeomEllipsoid, 0, kMpr},
-        PairCase{kGeomHfield, kGeomCylinder, 0, kMpr, false, kMostly},
-        PairCase{kGeomHfield, kGeomBox, 0, kMpr}, PairCase{kGeomHfield, kGeomMesh, 1, kMpr}),
+        PairCase{kGeomHfield, kGeomCylinder, 0, kMpr}, PairCase{kGeomHfield, kGeomBox, 0, kMpr},
+        PairCase{kGeomHfield, kGeomMesh, 1, kMpr}),
     pair_name);
 
 INSTANTIATE_TEST_SUITE_P(Multiccd, PairFunction,
@@ -333,8 +331,7 @@ INSTANTIATE_TEST_SUITE_P(Multiccd, PairFunction,
                                            PairCase{kGeomEllipsoid, kGeomBox, 0, kMpr, true},
                                            PairCase{kGeomHfield, kGeomBox, 0, kMpr, true},
                                            PairCase{kGeomHfield, kGeomMesh, 1, kMpr, true},
-                                           PairCase{kGeomHfield, kGeomCylinder, 0, kMpr, true,
-                                                    kMostly}),
+                                           PairCase{kGeomHfield, kGeomCylinder, 0, kMpr, true}),
                          pair_name);
 
 // Cylinders standing on a plane, upright to within rounding (tilts down to 1e-16 radians, either
