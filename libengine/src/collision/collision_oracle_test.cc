@@ -131,8 +131,6 @@ void copy_geom_frames(const mjModel* mj, const mjData* md, Data& d) {
 
 // Prints the geom pairs whose contact counts differ.
 void report_pair_counts(const mjModel* mj, const mjData* md, const Data& d) {
-  const char* names[] = {"plane",     "hfield",   "sphere", "capsule",
-                         "ellipsoid", "cylinder", "box",    "mesh"};
   auto count = [](int g1, int g2, auto get, int n) {
     int k = 0;
     for (int i = 0; i < n; ++i) k += get(i).first == g1 && get(i).second == g2;
@@ -147,7 +145,8 @@ void report_pair_counts(const mjModel* mj, const mjData* md, const Data& d) {
               b = count(p.first, p.second, jget, d.ncon);
     if (a != b) {
       std::printf("    pair %d-%d (%s-%s): MuJoCo %d, joco %d\n", p.first, p.second,
-                  names[mj->geom_type[p.first]], names[mj->geom_type[p.second]], a, b);
+                  kGeomTypeNames[mj->geom_type[p.first]], kGeomTypeNames[mj->geom_type[p.second]],
+                  a, b);
       ++shown;
     }
   }
