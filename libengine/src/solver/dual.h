@@ -11,6 +11,10 @@
 
 namespace joco::dual {
 
+// A block update that raises the dual cost by more than this is undone (MuJoCo 2.2.2's dual
+// solvers keep the old forces then).
+inline constexpr double kCostRise = 1e-10;
+
 // Rows of efc_AR: row i's values and columns (columns null when dense: all nefc columns).
 struct Rows {
   const double* ar;

@@ -99,6 +99,11 @@ void solve_noslip(const Model& m, Data& d, int max_iterations) {
           c_old += old[r] * (0.5 * so + g[r]);
           c_new += x[r] * (0.5 * sn + g[r]);
         }
+        // an update that raises the cost is undone, as MuJoCo 2.2.2 does: the ellipse QP stops
+        // short of the optimum of a badly scaled ellipse (torsion and rolling friction far below
+        // sliding), and a saturated contact is often optimal already (its regulariser is normal
+        // to the ellipse)
+        if (c_new - c_old > dual::kCostRise) continue;
         for (int r = 0; r < n; ++r) f[adr + 1 + r] = x[r];
         improvement += c_old - c_new;
       }

@@ -338,41 +338,46 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
 }
 
 // Noslip after each main solver (both cones), on rollout states: forces and accelerations as
-// MuJoCo's, the noslip iterations counted with the solver's. (Known difference: the ANYmal's
-// elliptic contacts with impratio 100, where MuJoCo's noslip update of a saturated contact keeps
-// the regulariser in its block, is left out.)
+// MuJoCo's, the noslip iterations counted with the solver's. The ANYmal (elliptic, impratio 100,
+// condim 6 feet whose torsion and rolling friction are 40-80 times below sliding) has saturated
+// contacts where the ellipse QP stops short of the optimum and the update is undone.
 TEST(SolversNoslip, MatchMuJoCo) {
+  oracle::WorstErrors worst;
   for (const char* model :
        {"mujoco/model/humanoid/humanoid.xml", "constraint/contacts.xml",
         "constraint/friction_limits.xml", "real/anybotics_anymal_c/scene.xml"}) {
     for (int cone : {mjCONE_PYRAMIDAL, mjCONE_ELLIPTIC}) {
-      if (cone == mjCONE_ELLIPTIC && std::string(model).find("anymal") != std::string::npos)
-        continue;
       for (int solver : {mjSOL_PGS, mjSOL_NEWTON}) {
         oracle::OracleCase c;
         if (!oracle::load_case(model, c)) return;
         constraint_test::set_options(c, {cone, mjJAC_DENSE, solver});
         c.mj->opt.noslip_iterations = c.m.opt.noslip_iterations = 10;
         c.mj->opt.noslip_tolerance = c.m.opt.noslip_tolerance = 1e-8;
-        constraint_test::rollout(c.mj.get(), c.md.get(), 4, 200, 100, [&](int step) {
-          const std::vector<double> warmstart(c.md->qacc_warmstart, c.md->qacc_warmstart + c.m.nv);
-          run_both(c, warmstart);
-          if (c.md->nefc == 0) return;
-          const std::string where = std::string(model) + " " + solver_name(solver) + " cone " +
-                                    std::to_string(cone) + " step " + std::to_string(step);
-          EXPECT_EQ(c.d.solver_iter, c.md->solver_iter) << where;
-          oracle::Tolerance tol;
-          tol.rel = 1e-6;
-          oracle::Comparison cmp;
-          cmp.fields.push_back(
-              oracle::compare_arrays("qacc", c.d.qacc, c.md->qacc, c.m.nv, tol, 1));
-          cmp.fields.push_back(
-              oracle::compare_arrays("efc_force", c.d.efc_force, c.md->efc_force, c.md->nefc, tol));
-          oracle::expect_match(cmp, where);
-        });
+        for (uint64_t seed : {4, 5}) {
+          constraint_test::rollout(c.mj.get(), c.md.get(), seed, 300, 100, [&](int step) {
+            const std::vector<double> warmstart(c.md->qacc_warmstart,
+                                                c.md->qacc_warmstart + c.m.nv);
+            run_both(c, warmstart);
+            if (c.md->nefc == 0) return;
+            const std::string where = std::string(model) + " " + solver_name(solver) + " cone " +
+                                      std::to_string(cone) + " seed " + std::to_string(seed) +
+                                      " step " + std::to_string(step);
+            EXPECT_EQ(c.d.solver_iter, c.md->solver_iter) << where;
+            oracle::Tolerance tol;
+            tol.rel = 1e-6;
+            oracle::Comparison cmp;
+            cmp.fields.push_back(
+                oracle::compare_arrays("qacc", c.d.qacc, c.md->qacc, c.m.nv, tol, 1));
+            cmp.fields.push_back(oracle::compare_arrays("efc_force", c.d.efc_force, c.md->efc_force,
+                                                        c.md->nefc, tol));
+            oracle::expect_match(cmp, where);
+            worst.add(where, cmp);
+          });
+        }
       }
     }
   }
+  std::cout << "noslip:\n" << worst.table();
 }
 
 // The table, after every model ran.
