@@ -70,6 +70,11 @@ double elliptic_block(const dual::Rows& ar, const Data& d, const Contact& con, i
     c_old += old[r] * (0.5 * so + g[r]);
     c_new += x[r] * (0.5 * sn + g[r]);
   }
+  // (an update that raises the cost is undone, see dual.h)
+  if (c_new - c_old > dual::kCostRise) {
+    for (int r = 0; r < dim; ++r) x[r] = old[r];
+    return 0;
+  }
   return c_old - c_new;
 }
 
