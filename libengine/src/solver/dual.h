@@ -34,8 +34,9 @@ struct Rows {
 // min 0.5 x' A x + x' b over sum (x_k / s_k)^2 <= r^2 (an ellipse cut from the cone at normal force
 // r), for n <= 5 unknowns; A is n x n row-major: the unconstrained minimum when inside, else
 // Newton's method on the Lagrange multiplier of the boundary (at most 20 steps, the result scaled
-// onto the ellipse), as MuJoCo 2.2.2's PGS solves it. Returns whether the ellipse constrains the
-// result (false for r <= 0, where x = 0).
+// onto the ellipse), as MuJoCo 2.2.2's PGS solves it; for two or three unknowns x = 0 when the
+// system scaled to the ball is nearly singular, as in MuJoCo. Returns whether the ellipse
+// constrains the result (false for r <= 0 or a singular system, where x = 0).
 bool ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n);
 
 // The dual cost 0.5 f' AR f + f' b.

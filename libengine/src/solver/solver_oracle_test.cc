@@ -6,6 +6,8 @@
 // solver, cone and Jacobian. Prints the iteration table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -15,6 +17,13 @@
 #include "joco/constraint.h"
 #include "joco/solver.h"
 #include "oracle/constraint_cases.h"
+#include "solver/dual.h"
+
+// MuJoCo 2.2.2 exports its ellipse QPs for two and three unknowns without declaring them.
+extern "C" int mju_QCQP2(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum* d,
+                         mjtNum r);
+extern "C" int mju_QCQP3(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum* d,
+                         mjtNum r);
 
 namespace joco {
 namespace {
@@ -343,9 +352,9 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
 // contacts where the ellipse QP stops short of the optimum and the update is undone.
 TEST(SolversNoslip, MatchMuJoCo) {
   oracle::WorstErrors worst;
-  for (const char* model :
-       {"mujoco/model/humanoid/humanoid.xml", "constraint/contacts.xml",
-        "constraint/friction_limits.xml", "real/anybotics_anymal_c/scene.xml"}) {
+  for (const char* model : {"mujoco/model/humanoid/humanoid.xml", "constraint/contacts.xml",
+                            "constraint/friction_limits.xml", "constraint/small_friction.xml",
+                            "real/anybotics_anymal_c/scene.xml"}) {
     for (int cone : {mjCONE_PYRAMIDAL, mjCONE_ELLIPTIC}) {
       for (int solver : {mjSOL_PGS, mjSOL_NEWTON}) {
         oracle::OracleCase c;
@@ -378,6 +387,90 @@ TEST(SolversNoslip, MatchMuJoCo) {
     }
   }
   std::cout << "noslip:\n" << worst.table();
+}
+
+// The ellipse QP against MuJoCo's for two and three unknowns (condim 3 and 4) on random problems:
+// badly scaled ellipses, minima far outside, nearly singular systems. MuJoCo's dual solvers put an
+// active result onto the ellipse afterwards, as joco's QP does itself.
+TEST(EllipseQp, MatchesMuJoCo) {
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int n : {2, 3}) {
+    double worst = 0;
+    int flags_differ = 0, zero = 0;
+    for (int t = 0; t < 20000; ++t) {
+      double l[9], a[9], b[3], s[3];
+      for (double& v : l) v = u(rng);
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+          a[i * n + j] = (i == j ? 0.01 : 0);
+          for (int k = 0; k < n; ++k) a[i * n + j] += l[i * 3 + k] * l[j * 3 + k];
+        }
+      }
+      const double scale = std::pow(10, 3 * u(rng));
+      for (int i = 0; i < n; ++i) {
+        b[i] = scale * u(rng);
+        s[i] = std::pow(10, 2 * u(rng) - 1);
+      }
+      const double r = std::abs(u(rng));
+      double theirs[3], mine[3];
+      const int active = n == 2 ? mju_QCQP2(theirs, a, b, s, r) : mju_QCQP3(theirs, a, b, s, r);
+      if (active) {
+        double q = 0;
+        for (int i = 0; i < n; ++i) q += theirs[i] * theirs[i] / (s[i] * s[i]);
+        q = std::sqrt(r * r / std::max(kMinVal, q));
+        for (int i = 0; i < n; ++i) theirs[i] *= q;
+      }
+      const bool mine_active = dual::ellipse_qp(mine, a, b, s, r, n);
+      flags_differ += mine_active != (active != 0);
+      double err = 0, size = 0;
+      for (int i = 0; i < n; ++i) {
+        err = std::max(err, std::abs(mine[i] - theirs[i]));
+        size = std::max(size, std::abs(theirs[i]));
+      }
+      zero += size == 0;
+      worst = std::max(worst, size > 0 ? err / size : err);
+    }
+    std::printf("ellipse QP, %d unknowns: worst relative difference %.2e, %d of 20000 zero\n", n,
+                worst, zero);
+    EXPECT_EQ(flags_differ, 0) << n;
+    EXPECT_LT(worst, 1e-10) << n;
+    EXPECT_GT(zero, 0) << n << ": no nearly singular problem drawn";
+  }
+}
+
+// Elliptic contacts with friction 0.001 get no friction from MuJoCo's PGS (its 2x2 and 3x3
+// ellipse QP gives up on the nearly singular scaled system), sliding or not; nor from joco's,
+// whose forces and accelerations are MuJoCo's. (Not among the solver models above: CG is chaotic
+// on the pyramids of friction 0.001.)
+TEST(SolversSmallFriction, NoFrictionAsMuJoCo) {
+  oracle::OracleCase c;
+  if (!oracle::load_case("constraint/small_friction.xml", c)) return;
+  constraint_test::set_options(c, {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_PGS});
+  int loaded = 0;
+  constraint_test::rollout(c.mj.get(), c.md.get(), 1, 100, 25, [&](int step) {
+    const std::vector<double> warmstart(c.md->qacc_warmstart, c.md->qacc_warmstart + c.m.nv);
+    run_both(c, warmstart);
+    const std::string where = "step " + std::to_string(step);
+    EXPECT_EQ(c.d.solver_iter, c.md->solver_iter) << where;
+    oracle::Tolerance tol;
+    tol.rel = 1e-6;
+    oracle::Comparison cmp;
+    cmp.fields.push_back(oracle::compare_arrays("qacc", c.d.qacc, c.md->qacc, c.m.nv, tol, 1));
+    cmp.fields.push_back(
+        oracle::compare_arrays("efc_force", c.d.efc_force, c.md->efc_force, c.md->nefc, tol));
+    oracle::expect_match(cmp, where);
+    for (int k = 0; k < c.md->ncon; ++k) {
+      const mjContact& con = c.md->contact[k];
+      if (con.friction[0] > 0.01 || c.md->efc_force[con.efc_address] <= 0) continue;
+      ++loaded;
+      for (int j = 1; j < con.dim; ++j) {
+        EXPECT_EQ(c.md->efc_force[con.efc_address + j], 0) << where;
+        EXPECT_EQ(c.d.efc_force[con.efc_address + j], 0) << where;
+      }
+    }
+  });
+  EXPECT_GT(loaded, 0);
 }
 
 // The table, after every model ran.
