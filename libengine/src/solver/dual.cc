@@ -186,6 +186,19 @@ bool ellipse_qp(double* x, const double* A, const double* b, const double* s, do
   }
 }
 
+double block_cost_change(const double* a, const double* res, const double* old, const double* x,
+                         int n) {
+  double d[6];
+  for (int r = 0; r < n; ++r) d[r] = x[r] - old[r];
+  double change = 0;
+  for (int r = 0; r < n; ++r) {
+    double s = 0;
+    for (int q = 0; q < n; ++q) s += a[r * n + q] * d[q];
+    change += d[r] * (0.5 * s + res[r]);
+  }
+  return change;
+}
+
 double cost(const Rows& ar, const double* b, const double* f) {
   double c = 0;
   for (int i = 0; i < ar.nefc; ++i) {

@@ -39,6 +39,12 @@ struct Rows {
 // constrains the result (false for r <= 0 or a singular system, where x = 0).
 bool ellipse_qp(double* x, const double* A, const double* b, const double* s, double r, int n);
 
+// The change of a block's cost 0.5 y' A y + y' g (n x n block A) from y = old to y = x, from the
+// gradient res = A old + g at old: 0.5 d' A d + d' res with d = x - old (accurate where the two
+// costs are large and nearly equal).
+double block_cost_change(const double* a, const double* res, const double* old, const double* x,
+                         int n);
+
 // The dual cost 0.5 f' AR f + f' b.
 double cost(const Rows& ar, const double* b, const double* f);
 

@@ -389,6 +389,46 @@ TEST(SolversNoslip, MatchMuJoCo) {
   std::cout << "noslip:\n" << worst.table();
 }
 
+// PGS with elliptic cones sweep by sweep: after k sweeps (tolerance off) joco's forces are
+// MuJoCo's, so the two take the same path to the solution (same block order, same ray and ellipse
+// updates, the same updates undone). Prints the worst difference by sweep count.
+TEST(SolversPgsElliptic, SameIteratesAsMuJoCo) {
+  const int sweeps[] = {1, 2, 5, 10, 20, 50, 100};
+  std::map<int, double> worst;
+  for (const char* model : {"real/anybotics_anymal_c/scene.xml", "constraint/contacts.xml"}) {
+    oracle::OracleCase c;
+    if (!oracle::load_case(model, c)) return;
+    constraint_test::set_options(c, {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_PGS});
+    const int iterations = c.mj->opt.iterations;
+    const double tolerance = c.mj->opt.tolerance;
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      constraint_test::rollout(c.mj.get(), c.md.get(), seed, 300, 100, [&](int step) {
+        const std::vector<double> warmstart(c.md->qacc_warmstart, c.md->qacc_warmstart + c.m.nv);
+        c.mj->opt.tolerance = c.m.opt.tolerance = -1;
+        for (int k : sweeps) {
+          c.mj->opt.iterations = c.m.opt.iterations = k;
+          run_both(c, warmstart);
+          if (c.md->nefc == 0) break;
+          double err = 0, size = 0;
+          for (int i = 0; i < c.md->nefc; ++i) {
+            err = std::max(err, std::abs(c.d.efc_force[i] - c.md->efc_force[i]));
+            size = std::max(size, std::abs(c.md->efc_force[i]));
+          }
+          const double rel = err / std::max(size, kMinVal);
+          worst[k] = std::max(worst[k], rel);
+          EXPECT_LT(rel, 1e-9) << model << " seed " << seed << " step " << step << ": " << k
+                               << " sweeps";
+        }
+        c.mj->opt.iterations = c.m.opt.iterations = iterations;
+        c.mj->opt.tolerance = c.m.opt.tolerance = tolerance;
+        std::copy(warmstart.begin(), warmstart.end(), c.md->qacc_warmstart);
+      });
+    }
+  }
+  std::printf("PGS elliptic, joco against MuJoCo after k sweeps (worst |df| / max |f|):\n");
+  for (const auto& [k, e] : worst) std::printf("  %4d sweeps  %.2e\n", k, e);
+}
+
 // The ellipse QP against MuJoCo's for two and three unknowns (condim 3 and 4) on random problems:
 // badly scaled ellipses, minima far outside, nearly singular systems. MuJoCo's dual solvers put an
 // active result onto the ellipse afterwards, as joco's QP does itself.
