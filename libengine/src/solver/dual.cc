@@ -47,16 +47,55 @@ double Rows::at(int i, int j) const {
 
 namespace {
 
-// Solves (A + lambda I) y = rhs for a small symmetric positive definite N x N matrix A;
-// returns y' inv(A + lambda I) y. Two unknowns by the closed-form inverse, more by Cholesky.
+// Below this determinant of the scaled 2x2 or 3x3 system MuJoCo 2.2.2's ellipse QP gives up and
+// returns zero friction (so a condim 3 contact with friction 0.001 has none; observed with PGS).
+constexpr double kMinDet = 1e-10;
+
+// Solves (A + lambda I) y = rhs for a small symmetric positive definite N x N matrix A and sets
+// *yhy = y' inv(A + lambda I) y. Two and three unknowns by the closed-form inverse (false when its
+// determinant is below kMinDet), more by Cholesky.
 template <int N>
-double small_solve(const double* A, double lambda, const double* rhs, double* y) {
-  if constexpr (N == 2) {
-    const double a = A[0] + lambda, b = A[1], c = A[3] + lambda;
-    const double inv_det = 1 / (a * c - b * b);
-    y[0] = (c * rhs[0] - b * rhs[1]) * inv_det;
-    y[1] = (a * rhs[1] - b * rhs[0]) * inv_det;
-    return (c * y[0] * y[0] - 2 * b * y[0] * y[1] + a * y[1] * y[1]) * inv_det;
+bool small_solve(const double* A, double lambda, const double* rhs, double* y, double* yhy) {
+  if constexpr (N <= 3) {
+    double p[N * N], inv[N * N];
+    for (int i = 0; i < N * N; ++i) p[i] = A[i];
+    for (int i = 0; i < N; ++i) p[i * N + i] += lambda;
+    double det;
+    if constexpr (N == 1) {
+      det = p[0];
+      inv[0] = 1;
+    } else if constexpr (N == 2) {
+      det = p[0] * p[3] - p[1] * p[2];
+      inv[0] = p[3];
+      inv[1] = -p[1];
+      inv[2] = -p[2];
+      inv[3] = p[0];
+    } else {
+      // cofactors
+      inv[0] = p[4] * p[8] - p[5] * p[7];
+      inv[1] = p[2] * p[7] - p[1] * p[8];
+      inv[2] = p[1] * p[5] - p[2] * p[4];
+      inv[3] = p[5] * p[6] - p[3] * p[8];
+      inv[4] = p[0] * p[8] - p[2] * p[6];
+      inv[5] = p[2] * p[3] - p[0] * p[5];
+      inv[6] = p[3] * p[7] - p[4] * p[6];
+      inv[7] = p[1] * p[6] - p[0] * p[7];
+      inv[8] = p[0] * p[4] - p[1] * p[3];
+      det = p[0] * inv[0] + p[1] * inv[3] + p[2] * inv[6];
+    }
+    if (det < kMinDet) return false;
+    const double inv_det = 1 / det;
+    for (int i = 0; i < N * N; ++i) inv[i] *= inv_det;
+    for (int i = 0; i < N; ++i) {
+      y[i] = 0;
+      for (int j = 0; j < N; ++j) y[i] += inv[i * N + j] * rhs[j];
+    }
+    double w = 0;
+    for (int i = 0; i < N; ++i) {
+      for (int j = 0; j < N; ++j) w += y[i] * inv[i * N + j] * y[j];
+    }
+    *yhy = w;
+    return true;
   } else {
     double l[N * N], inv_diag[N];
     for (int i = 0; i < N; ++i) {
@@ -90,7 +129,8 @@ double small_solve(const double* A, double lambda, const double* rhs, double* y)
       z[i] = s * inv_diag[i];
       w += z[i] * z[i];
     }
-    return w;
+    *yhy = w;
+    return true;
   }
 }
 
@@ -111,7 +151,11 @@ bool ellipse_qp_n(double* x, const double* A, const double* b, const double* s, 
   // far outside, the last y is not yet optimal and is scaled back onto the ellipse.
   double lambda = 0;
   for (int iter = 0; iter < 20; ++iter) {
-    const double yhy = small_solve<N>(as, lambda, bs, y);
+    double yhy;
+    if (!small_solve<N>(as, lambda, bs, y, &yhy)) {
+      for (int k = 0; k < N; ++k) x[k] = 0;
+      return false;
+    }
     double norm2 = 0;
     for (int k = 0; k < N; ++k) norm2 += y[k] * y[k];
     const double value = norm2 - r * r;
@@ -140,6 +184,19 @@ bool ellipse_qp(double* x, const double* A, const double* b, const double* s, do
     case 4: return ellipse_qp_n<4>(x, A, b, s, r);
     default: return ellipse_qp_n<5>(x, A, b, s, r);
   }
+}
+
+double block_cost_change(const double* a, const double* res, const double* old, const double* x,
+                         int n) {
+  double d[6];
+  for (int r = 0; r < n; ++r) d[r] = x[r] - old[r];
+  double change = 0;
+  for (int r = 0; r < n; ++r) {
+    double s = 0;
+    for (int q = 0; q < n; ++q) s += a[r * n + q] * d[q];
+    change += d[r] * (0.5 * s + res[r]);
+  }
+  return change;
 }
 
 double cost(const Rows& ar, const double* b, const double* f) {

@@ -77,30 +77,26 @@ void solve_noslip(const Model& m, Data& d, int max_iterations) {
       } else {
         // friction rows within the ellipse of the normal force
         const int n = dim - 1;
-        double at[25], g[5], old[5];
+        double at[25], res[5], g[5], old[5];
         for (int r = 0; r < n; ++r) {
           old[r] = f[adr + 1 + r];
           for (int q = 0; q < n; ++q) at[r * n + q] = a_at(ar, d, adr + 1 + r, adr + 1 + q);
         }
         for (int r = 0; r < n; ++r) {
-          double s = residual(ar, d, adr + 1 + r, f);
-          for (int q = 0; q < n; ++q) s -= at[r * n + q] * old[q];
-          g[r] = s;
+          res[r] = residual(ar, d, adr + 1 + r, f);
+          g[r] = res[r];
+          for (int q = 0; q < n; ++q) g[r] -= at[r * n + q] * old[q];
         }
         double x[5];
         dual::ellipse_qp(x, at, g, con.friction, f[adr], n);
-        double c_old = 0, c_new = 0;
-        for (int r = 0; r < n; ++r) {
-          double so = 0, sn = 0;
-          for (int q = 0; q < n; ++q) {
-            so += at[r * n + q] * old[q];
-            sn += at[r * n + q] * x[q];
-          }
-          c_old += old[r] * (0.5 * so + g[r]);
-          c_new += x[r] * (0.5 * sn + g[r]);
-        }
+        const double change = dual::block_cost_change(at, res, old, x, n);
+        // an update that raises the cost is undone, as MuJoCo 2.2.2 does: the ellipse QP stops
+        // short of the optimum of a badly scaled ellipse (torsion and rolling friction far below
+        // sliding), and a saturated contact is often optimal already (its regulariser is normal
+        // to the ellipse)
+        if (change > dual::kCostRise) continue;
         for (int r = 0; r < n; ++r) f[adr + 1 + r] = x[r];
-        improvement += c_old - c_new;
+        improvement -= change;
       }
     }
     improvement *= scale;

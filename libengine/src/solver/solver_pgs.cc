@@ -59,18 +59,13 @@ double elliptic_block(const dual::Rows& ar, const Data& d, const Contact& con, i
   }
   dual::ellipse_qp(x + 1, at, bt, con.friction, x[0], n);
 
-  // cost decrease: c(old) - c(x) with c(y) = 0.5 y'Ay + y'g
-  double c_old = 0, c_new = 0;
-  for (int r = 0; r < dim; ++r) {
-    double so = 0, sn = 0;
-    for (int q = 0; q < dim; ++q) {
-      so += a[r * dim + q] * old[q];
-      sn += a[r * dim + q] * x[q];
-    }
-    c_old += old[r] * (0.5 * so + g[r]);
-    c_new += x[r] * (0.5 * sn + g[r]);
+  // (an update that raises the cost is undone, see dual.h)
+  const double change = dual::block_cost_change(a, res, old, x, dim);
+  if (change > dual::kCostRise) {
+    for (int r = 0; r < dim; ++r) x[r] = old[r];
+    return 0;
   }
-  return c_old - c_new;
+  return -change;
 }
 
 }  // namespace
