@@ -42,9 +42,15 @@ struct PairParams {
   double solimp[kNIMP] = {};
 };
 
+// The margin of a candidate pair (predefined pair p, or p < 0 for the dynamic pair g1, g2): the
+// larger geom margin, or the override's.
+double pair_margin(const Model& m, int p, int g1, int g2) {
+  if (m.opt.enableflags & kEnableOverride) return m.opt.o_margin;
+  return p >= 0 ? m.pair_margin[p] : std::max(m.geom_margin[g1], m.geom_margin[g2]);
+}
+
 void predefined_params(const Model& m, int p, PairParams* pp) {
   pp->dim = m.pair_dim[p];
-  pp->margin = m.pair_margin[p];
   pp->gap = m.pair_gap[p];
   for (int i = 0; i < 5; ++i) pp->friction[i] = m.pair_friction[5 * p + i];
   for (int i = 0; i < kNREF; ++i) pp->solref[i] = m.pair_solref[kNREF * p + i];
@@ -53,9 +59,8 @@ void predefined_params(const Model& m, int p, PairParams* pp) {
 
 // The rules of the spec's contact parameters: priority wins; equal priorities take the larger
 // condim and friction, and solref/solimp mixed by solmix (solref elementwise minimum when either
-// uses the direct stiffness/damping format); margin and gap are the larger of the two.
+// uses the direct stiffness/damping format); gap is the larger of the two (margin: pair_margin).
 void dynamic_params(const Model& m, int g1, int g2, PairParams* pp) {
-  pp->margin = std::max(m.geom_margin[g1], m.geom_margin[g2]);
   pp->gap = std::max(m.geom_gap[g1], m.geom_gap[g2]);
   const double* f1 = m.geom_friction + 3 * g1;
   const double* f2 = m.geom_friction + 3 * g2;
@@ -154,22 +159,24 @@ void collide_geoms(const Model& m, Data& d, int p, int g1, int g2) {
   if (m.geom_type[g1] > m.geom_type[g2]) std::swap(g1, g2);
   const CollisionFunction f = collision_function(m.geom_type[g1], m.geom_type[g2]);
   if (!f) return;
+  if (p < 0 && !(m.geom_contype[g1] & m.geom_conaffinity[g2]) &&
+      !(m.geom_contype[g2] & m.geom_conaffinity[g1])) {
+    return;
+  }
+  // Most candidates fail the bounding-sphere test, which needs only the margin: the other
+  // parameters are mixed for the rest.
   PairParams pp;
+  pp.margin = pair_margin(m, p, g1, g2);
+  if (far_apart(m, d, g1, g2, pp.margin)) return;
   if (p >= 0) {
     predefined_params(m, p, &pp);
   } else {
-    if (!(m.geom_contype[g1] & m.geom_conaffinity[g2]) &&
-        !(m.geom_contype[g2] & m.geom_conaffinity[g1])) {
-      return;
-    }
     dynamic_params(m, g1, g2, &pp);
   }
   if (m.opt.enableflags & kEnableOverride) {
-    pp.margin = m.opt.o_margin;
     for (int i = 0; i < kNREF; ++i) pp.solref[i] = m.opt.o_solref[i];
     for (int i = 0; i < kNIMP; ++i) pp.solimp[i] = m.opt.o_solimp[i];
   }
-  if (far_apart(m, d, g1, g2, pp.margin)) return;
 
   if (d.ncon + kMaxConPair <= m.nconmax) {
     const int num = f(m, d, d.contact + d.ncon, g1, g2, pp.margin);
