@@ -101,6 +101,22 @@ void dynamic_params(const Model& m, int g1, int g2, PairParams* pp) {
   for (int i = 0; i < kNIMP; ++i) pp->solimp[i] = mix * imp1[i] + (1 - mix) * imp2[i];
 }
 
+// The contact parameters of a candidate pair (as in pair_margin) with the given margin.
+PairParams pair_params(const Model& m, int p, int g1, int g2, double margin) {
+  PairParams pp;
+  pp.margin = margin;
+  if (p >= 0) {
+    predefined_params(m, p, &pp);
+  } else {
+    dynamic_params(m, g1, g2, &pp);
+  }
+  if (m.opt.enableflags & kEnableOverride) {
+    for (int i = 0; i < kNREF; ++i) pp.solref[i] = m.opt.o_solref[i];
+    for (int i = 0; i < kNIMP; ++i) pp.solimp[i] = m.opt.o_solimp[i];
+  }
+  return pp;
+}
+
 // The bounding-sphere test (a plane against the other geom's sphere): true when the pair can be
 // skipped.
 bool far_apart(const Model& m, const Data& d, int g1, int g2, double margin) {
@@ -135,10 +151,12 @@ void finish_contact(Contact& c, int g1, int g2, const PairParams& pp) {
 
 // The narrow phase when the contact list may overflow: contacts are added while they fit; the
 // first that does not raises kWarnContactFull and ends the pair.
-void collide_near_full(const Model& m, Data& d, CollisionFunction f, int g1, int g2,
-                       const PairParams& pp) {
+void collide_near_full(const Model& m, Data& d, CollisionFunction f, int p, int g1, int g2,
+                       double margin) {
   Contact buffer[kMaxConPair];
-  const int num = f(m, d, buffer, g1, g2, pp.margin);
+  const int num = f(m, d, buffer, g1, g2, margin);
+  if (num == 0) return;
+  const PairParams pp = pair_params(m, p, g1, g2, margin);
   for (int i = 0; i < num; ++i) {
     if (d.ncon >= m.nconmax) {
       raise_warning(d, kWarnContactFull, d.ncon);
@@ -157,32 +175,23 @@ void collide_geoms(const Model& m, Data& d, int p, int g1, int g2) {
     g2 = m.pair_geom2[p];
   }
   if (m.geom_type[g1] > m.geom_type[g2]) std::swap(g1, g2);
-  const CollisionFunction f = collision_function(m.geom_type[g1], m.geom_type[g2]);
-  if (!f) return;
   if (p < 0 && !(m.geom_contype[g1] & m.geom_conaffinity[g2]) &&
       !(m.geom_contype[g2] & m.geom_conaffinity[g1])) {
     return;
   }
-  // Most candidates fail the bounding-sphere test, which needs only the margin: the other
-  // parameters are mixed for the rest.
-  PairParams pp;
-  pp.margin = pair_margin(m, p, g1, g2);
-  if (far_apart(m, d, g1, g2, pp.margin)) return;
-  if (p >= 0) {
-    predefined_params(m, p, &pp);
-  } else {
-    dynamic_params(m, g1, g2, &pp);
-  }
-  if (m.opt.enableflags & kEnableOverride) {
-    for (int i = 0; i < kNREF; ++i) pp.solref[i] = m.opt.o_solref[i];
-    for (int i = 0; i < kNIMP; ++i) pp.solimp[i] = m.opt.o_solimp[i];
-  }
-
+  // Most candidates fail the bounding-sphere test or the narrow phase, which need only the margin:
+  // the other parameters are mixed for pairs in contact.
+  const double margin = pair_margin(m, p, g1, g2);
+  if (far_apart(m, d, g1, g2, margin)) return;
+  const CollisionFunction f = collision_function(m.geom_type[g1], m.geom_type[g2]);
+  if (!f) return;
   if (d.ncon + kMaxConPair <= m.nconmax) {
-    const int num = f(m, d, d.contact + d.ncon, g1, g2, pp.margin);
+    const int num = f(m, d, d.contact + d.ncon, g1, g2, margin);
+    if (num == 0) return;
+    const PairParams pp = pair_params(m, p, g1, g2, margin);
     for (int i = 0; i < num; ++i) finish_contact(d.contact[d.ncon++], g1, g2, pp);
   } else {
-    collide_near_full(m, d, f, g1, g2, pp);
+    collide_near_full(m, d, f, p, g1, g2, margin);
   }
 }
 
