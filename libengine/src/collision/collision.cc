@@ -241,8 +241,12 @@ void collision(const Model& m, Data& d) {
     if (bodies_filtered(m, b1, b2)) continue;
     const int a1 = m.body_geomadr[b1], n1 = m.body_geomnum[b1];
     const int a2 = m.body_geomadr[b2], n2 = m.body_geomnum[b2];
+    // Geoms with neither contype nor conaffinity bits (visual ones) pass no dynamic contype test.
+    auto inert = [&](int g) { return !m.geom_contype[g] && !m.geom_conaffinity[g]; };
     for (int g1 = a1; g1 < a1 + n1; ++g1) {
+      if (inert(g1)) continue;
       for (int g2 = a2; g2 < a2 + n2; ++g2) {
+        if (inert(g2)) continue;
         bool predefined = false;
         for (int p = first_same; p >= 0 && p < pairadr && !predefined; ++p) {
           predefined = (m.pair_geom1[p] == g1 && m.pair_geom2[p] == g2) ||
