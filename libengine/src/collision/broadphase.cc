@@ -1,6 +1,7 @@
-// Sweep and prune over body bounding boxes. Every geom pair that can pass the bounding-sphere test
-// of the narrow phase lies in an overlapping body pair, so the pairs found here, processed in
-// signature order, give the same contacts as MuJoCo's broad phase.
+// Overlapping body bounding boxes: every pair for small models, else sweep and prune. Every geom
+// pair that can pass the bounding-sphere test of the narrow phase lies in an overlapping body pair,
+// so the pairs found here, processed in signature order, give the same contacts as MuJoCo's broad
+// phase.
 #include "collision/broadphase.h"
 
 #include <algorithm>
@@ -47,23 +48,46 @@ bool body_box(const Model& m, const Data& d, int b, BodyBox* box) {
   return any;
 }
 
+// Whether boxes a and b overlap along axis k.
+inline bool overlap(const BodyBox& a, const BodyBox& b, int k) {
+  return !(a.lo[k] > b.hi[k] || b.lo[k] > a.hi[k]);
+}
+
+// Up to this many bodies with boxes, every pair is tested: fewer operations than sorting for the
+// sweep, and pairs taken in body order come out sorted.
+constexpr int kAllPairsMax = 48;
+
 }  // namespace
 
 int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signatures) {
   BodyBox* boxes = frame.array<BodyBox>(m.nbody);
   int n = 0;
+  for (int b = 0; b < m.nbody; ++b) n += body_box(m, d, b, &boxes[n]);
+
+  if (n <= kAllPairsMax) {
+    int* out = frame.ints(int64_t{n} * (n - 1) / 2);
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        if (overlap(boxes[i], boxes[j], 0) && overlap(boxes[i], boxes[j], 1) &&
+            overlap(boxes[i], boxes[j], 2)) {
+          out[count++] = body_pair_signature(boxes[i].body, boxes[j].body);
+        }
+      }
+    }
+    *signatures = out;
+    return count;
+  }
+
   // the spread of the finite box centres along each axis
   double lo[3], hi[3];
   for (int k = 0; k < 3; ++k) {
     lo[k] = std::numeric_limits<double>::infinity();
     hi[k] = -lo[k];
   }
-  for (int b = 0; b < m.nbody; ++b) {
-    BodyBox& box = boxes[n];
-    if (!body_box(m, d, b, &box)) continue;
-    ++n;
+  for (int i = 0; i < n; ++i) {
     for (int k = 0; k < 3; ++k) {
-      const double c = (box.lo[k] + box.hi[k]) / 2;
+      const double c = (boxes[i].lo[k] + boxes[i].hi[k]) / 2;
       if (!std::isfinite(c)) continue;
       lo[k] = std::min(lo[k], c);
       hi[k] = std::max(hi[k], c);
@@ -95,10 +119,7 @@ int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signature
     const BodyBox& bi = boxes[i];
     for (int j = i + 1; j < n && boxes[j].lo[axis] <= bi.hi[axis]; ++j) {
       const BodyBox& bj = boxes[j];
-      if (bi.lo[a1] > bj.hi[a1] || bj.lo[a1] > bi.hi[a1] || bi.lo[a2] > bj.hi[a2] ||
-          bj.lo[a2] > bi.hi[a2]) {
-        continue;
-      }
+      if (!overlap(bi, bj, a1) || !overlap(bi, bj, a2)) continue;
       out[count++] = bi.body < bj.body ? body_pair_signature(bi.body, bj.body)
                                        : body_pair_signature(bj.body, bi.body);
     }
