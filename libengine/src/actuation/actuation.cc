@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "actuation/moment_support.h"
 #include "joco/muscle.h"
 
 namespace joco {
@@ -99,7 +100,7 @@ void actuation(const Model& m, Data& d) {
     const double force = d.actuator_force[u];
     if (force == 0) continue;
     const double* moment = d.actuator_moment + static_cast<size_t>(u) * nv;
-    for (int i = 0; i < nv; ++i) d.qfrc_actuator[i] += moment[i] * force;
+    for_each_moment_dof(m, u, [&](int i) { d.qfrc_actuator[i] += moment[i] * force; });
   }
 }
 

@@ -2,6 +2,7 @@
 // gradient, the moment arms that map the scalar actuator force to joint space.
 #include <cmath>
 
+#include "actuation/moment_support.h"
 #include "joco/actuation.h"
 #include "joco/jacobian.h"
 #include "math/vec.h"
@@ -197,7 +198,7 @@ void actuator_velocity(const Model& m, Data& d) {
   for (int u = 0; u < m.nu; ++u) {
     const double* moment = d.actuator_moment + static_cast<size_t>(u) * nv;
     double v = 0;
-    for (int i = 0; i < nv; ++i) v += moment[i] * d.qvel[i];
+    for_each_moment_dof(m, u, [&](int i) { v += moment[i] * d.qvel[i]; });
     d.actuator_velocity[u] = v;
   }
 }

@@ -1,6 +1,7 @@
-// Sweep and prune over body bounding boxes. Every geom pair that can pass the bounding-sphere test
-// of the narrow phase lies in an overlapping body pair, so the pairs found here, processed in
-// signature order, give the same contacts as MuJoCo's broad phase.
+// Overlapping body bounding boxes: every pair for small models, else sweep and prune. Every geom
+// pair that can pass the bounding-sphere test of the narrow phase lies in an overlapping body pair,
+// so the pairs found here, processed in signature order, give the same contacts as MuJoCo's broad
+// phase.
 #include "collision/broadphase.h"
 
 #include <algorithm>
@@ -11,14 +12,20 @@ namespace joco {
 
 namespace {
 
+struct BodyBox {
+  double lo[3], hi[3];
+  int body;
+};
+
 // Box of body b from its dynamically collidable geoms; false when it has none.
-bool body_box(const Model& m, const Data& d, int b, double* lo, double* hi) {
+bool body_box(const Model& m, const Data& d, int b, BodyBox* box) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   bool any = false;
   for (int k = 0; k < 3; ++k) {
-    lo[k] = kInf;
-    hi[k] = -kInf;
+    box->lo[k] = kInf;
+    box->hi[k] = -kInf;
   }
+  box->body = b;
   const int first = m.body_geomadr[b], count = m.body_geomnum[b];
   for (int g = first; g < first + count; ++g) {
     if (!m.geom_contype[g] && !m.geom_conaffinity[g]) continue;
@@ -26,80 +33,100 @@ bool body_box(const Model& m, const Data& d, int b, double* lo, double* hi) {
     const double rbound = m.geom_rbound[g];
     if (rbound <= 0) {  // planes (and anything without a bound) reach everywhere
       for (int k = 0; k < 3; ++k) {
-        lo[k] = -kInf;
-        hi[k] = kInf;
+        box->lo[k] = -kInf;
+        box->hi[k] = kInf;
       }
       continue;
     }
     // the geom's own margin even under the contact override, as MuJoCo 2.2.2
     const double half = rbound + m.geom_margin[g];
     for (int k = 0; k < 3; ++k) {
-      lo[k] = std::min(lo[k], d.geom_xpos[3 * g + k] - half);
-      hi[k] = std::max(hi[k], d.geom_xpos[3 * g + k] + half);
+      box->lo[k] = std::min(box->lo[k], d.geom_xpos[3 * g + k] - half);
+      box->hi[k] = std::max(box->hi[k], d.geom_xpos[3 * g + k] + half);
     }
   }
   return any;
 }
 
+// Whether boxes a and b overlap along axis k.
+inline bool overlap(const BodyBox& a, const BodyBox& b, int k) {
+  return !(a.lo[k] > b.hi[k] || b.lo[k] > a.hi[k]);
+}
+
+// Up to this many bodies with boxes, every pair is tested: fewer operations than sorting for the
+// sweep, and pairs taken in body order come out sorted.
+constexpr int kAllPairsMax = 48;
+
 }  // namespace
 
 int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signatures) {
-  const int nbody = m.nbody;
-  double* box = frame.doubles(6 * int64_t{nbody});  // lo[3], hi[3] per body
-  int* order = frame.ints(nbody);
-  int nactive = 0;
-  for (int b = 0; b < nbody; ++b) {
-    if (body_box(m, d, b, box + 6 * b, box + 6 * b + 3)) order[nactive++] = b;
+  BodyBox* boxes = frame.array<BodyBox>(m.nbody);
+  int n = 0;
+  for (int b = 0; b < m.nbody; ++b) n += body_box(m, d, b, &boxes[n]);
+
+  if (n <= kAllPairsMax) {
+    int* out = frame.ints(int64_t{n} * (n - 1) / 2);
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        if (overlap(boxes[i], boxes[j], 0) && overlap(boxes[i], boxes[j], 1) &&
+            overlap(boxes[i], boxes[j], 2)) {
+          out[count++] = body_pair_signature(boxes[i].body, boxes[j].body);
+        }
+      }
+    }
+    *signatures = out;
+    return count;
   }
 
-  // sweep along the axis where the finite box centres spread most
+  // the spread of the finite box centres along each axis
+  double lo[3], hi[3];
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = std::numeric_limits<double>::infinity();
+    hi[k] = -lo[k];
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      const double c = (boxes[i].lo[k] + boxes[i].hi[k]) / 2;
+      if (!std::isfinite(c)) continue;
+      lo[k] = std::min(lo[k], c);
+      hi[k] = std::max(hi[k], c);
+    }
+  }
+
+  // sweep along the axis where the centres spread most
   int axis = 0;
   double spread = -1;
   for (int k = 0; k < 3; ++k) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int i = 0; i < nactive; ++i) {
-      const double* bb = box + 6 * order[i];
-      const double c = (bb[k] + bb[k + 3]) / 2;
-      if (!std::isfinite(c)) continue;
-      lo = std::min(lo, c);
-      hi = std::max(hi, c);
-    }
-    if (hi - lo > spread) {
-      spread = hi - lo;
+    if (hi[k] - lo[k] > spread) {
+      spread = hi[k] - lo[k];
       axis = k;
     }
   }
-  std::sort(order, order + nactive, [&](int a, int b) {
-    return box[6 * a + axis] < box[6 * b + axis] ||
-           (box[6 * a + axis] == box[6 * b + axis] && a < b);
-  });
+  std::sort(boxes, boxes + n,
+            [axis](const BodyBox& a, const BodyBox& b) { return a.lo[axis] < b.lo[axis]; });
 
-  auto overlap = [&](int a, int b) {
-    for (int k = 0; k < 3; ++k) {
-      if (box[6 * a + k] > box[6 * b + k + 3] || box[6 * b + k] > box[6 * a + k + 3]) return false;
-    }
-    return true;
-  };
-  // count, then fill
+  // The boxes j after i that start within i's extent along the axis overlap it there (lo_i <=
+  // lo_j <= hi_i): they are the candidates, and only the other two axes are left to test.
+  int candidates = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n && boxes[j].lo[axis] <= boxes[i].hi[axis]; ++j) ++candidates;
+  }
+  int* out = frame.ints(candidates);
+  const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
   int count = 0;
-  for (int i = 0; i < nactive; ++i) {
-    const double end = box[6 * order[i] + axis + 3];
-    for (int j = i + 1; j < nactive && box[6 * order[j] + axis] <= end; ++j) {
-      count += overlap(order[i], order[j]);
+  for (int i = 0; i < n; ++i) {
+    const BodyBox& bi = boxes[i];
+    for (int j = i + 1; j < n && boxes[j].lo[axis] <= bi.hi[axis]; ++j) {
+      const BodyBox& bj = boxes[j];
+      if (!overlap(bi, bj, a1) || !overlap(bi, bj, a2)) continue;
+      out[count++] = bi.body < bj.body ? body_pair_signature(bi.body, bj.body)
+                                       : body_pair_signature(bj.body, bi.body);
     }
   }
-  int* out = frame.ints(count);
-  int n = 0;
-  for (int i = 0; i < nactive; ++i) {
-    const double end = box[6 * order[i] + axis + 3];
-    for (int j = i + 1; j < nactive && box[6 * order[j] + axis] <= end; ++j) {
-      const int a = order[i], b = order[j];
-      if (overlap(a, b)) out[n++] = a < b ? body_pair_signature(a, b) : body_pair_signature(b, a);
-    }
-  }
-  std::sort(out, out + n);
+  std::sort(out, out + count);
   *signatures = out;
-  return n;
+  return count;
 }
 
 }  // namespace joco

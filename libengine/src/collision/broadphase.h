@@ -1,4 +1,5 @@
-// Broad phase: the body pairs whose bounding boxes overlap, by sweep and prune.
+// Broad phase: the body pairs whose bounding boxes overlap (all pairs tested for small models,
+// sweep and prune for large ones).
 #pragma once
 
 #include "joco/data.h"

@@ -42,9 +42,15 @@ struct PairParams {
   double solimp[kNIMP] = {};
 };
 
+// The margin of a candidate pair (predefined pair p, or p < 0 for the dynamic pair g1, g2): the
+// larger geom margin, or the override's.
+double pair_margin(const Model& m, int p, int g1, int g2) {
+  if (m.opt.enableflags & kEnableOverride) return m.opt.o_margin;
+  return p >= 0 ? m.pair_margin[p] : std::max(m.geom_margin[g1], m.geom_margin[g2]);
+}
+
 void predefined_params(const Model& m, int p, PairParams* pp) {
   pp->dim = m.pair_dim[p];
-  pp->margin = m.pair_margin[p];
   pp->gap = m.pair_gap[p];
   for (int i = 0; i < 5; ++i) pp->friction[i] = m.pair_friction[5 * p + i];
   for (int i = 0; i < kNREF; ++i) pp->solref[i] = m.pair_solref[kNREF * p + i];
@@ -53,9 +59,8 @@ void predefined_params(const Model& m, int p, PairParams* pp) {
 
 // The rules of the spec's contact parameters: priority wins; equal priorities take the larger
 // condim and friction, and solref/solimp mixed by solmix (solref elementwise minimum when either
-// uses the direct stiffness/damping format); margin and gap are the larger of the two.
+// uses the direct stiffness/damping format); gap is the larger of the two (margin: pair_margin).
 void dynamic_params(const Model& m, int g1, int g2, PairParams* pp) {
-  pp->margin = std::max(m.geom_margin[g1], m.geom_margin[g2]);
   pp->gap = std::max(m.geom_gap[g1], m.geom_gap[g2]);
   const double* f1 = m.geom_friction + 3 * g1;
   const double* f2 = m.geom_friction + 3 * g2;
@@ -96,6 +101,22 @@ void dynamic_params(const Model& m, int g1, int g2, PairParams* pp) {
   for (int i = 0; i < kNIMP; ++i) pp->solimp[i] = mix * imp1[i] + (1 - mix) * imp2[i];
 }
 
+// The contact parameters of a candidate pair (as in pair_margin) with the given margin.
+PairParams pair_params(const Model& m, int p, int g1, int g2, double margin) {
+  PairParams pp;
+  pp.margin = margin;
+  if (p >= 0) {
+    predefined_params(m, p, &pp);
+  } else {
+    dynamic_params(m, g1, g2, &pp);
+  }
+  if (m.opt.enableflags & kEnableOverride) {
+    for (int i = 0; i < kNREF; ++i) pp.solref[i] = m.opt.o_solref[i];
+    for (int i = 0; i < kNIMP; ++i) pp.solimp[i] = m.opt.o_solimp[i];
+  }
+  return pp;
+}
+
 // The bounding-sphere test (a plane against the other geom's sphere): true when the pair can be
 // skipped.
 bool far_apart(const Model& m, const Data& d, int g1, int g2, double margin) {
@@ -130,10 +151,12 @@ void finish_contact(Contact& c, int g1, int g2, const PairParams& pp) {
 
 // The narrow phase when the contact list may overflow: contacts are added while they fit; the
 // first that does not raises kWarnContactFull and ends the pair.
-void collide_near_full(const Model& m, Data& d, CollisionFunction f, int g1, int g2,
-                       const PairParams& pp) {
+void collide_near_full(const Model& m, Data& d, CollisionFunction f, int p, int g1, int g2,
+                       double margin) {
   Contact buffer[kMaxConPair];
-  const int num = f(m, d, buffer, g1, g2, pp.margin);
+  const int num = f(m, d, buffer, g1, g2, margin);
+  if (num == 0) return;
+  const PairParams pp = pair_params(m, p, g1, g2, margin);
   for (int i = 0; i < num; ++i) {
     if (d.ncon >= m.nconmax) {
       raise_warning(d, kWarnContactFull, d.ncon);
@@ -152,30 +175,23 @@ void collide_geoms(const Model& m, Data& d, int p, int g1, int g2) {
     g2 = m.pair_geom2[p];
   }
   if (m.geom_type[g1] > m.geom_type[g2]) std::swap(g1, g2);
+  if (p < 0 && !(m.geom_contype[g1] & m.geom_conaffinity[g2]) &&
+      !(m.geom_contype[g2] & m.geom_conaffinity[g1])) {
+    return;
+  }
+  // Most candidates fail the bounding-sphere test or the narrow phase, which need only the margin:
+  // the other parameters are mixed for pairs in contact.
+  const double margin = pair_margin(m, p, g1, g2);
+  if (far_apart(m, d, g1, g2, margin)) return;
   const CollisionFunction f = collision_function(m.geom_type[g1], m.geom_type[g2]);
   if (!f) return;
-  PairParams pp;
-  if (p >= 0) {
-    predefined_params(m, p, &pp);
-  } else {
-    if (!(m.geom_contype[g1] & m.geom_conaffinity[g2]) &&
-        !(m.geom_contype[g2] & m.geom_conaffinity[g1])) {
-      return;
-    }
-    dynamic_params(m, g1, g2, &pp);
-  }
-  if (m.opt.enableflags & kEnableOverride) {
-    pp.margin = m.opt.o_margin;
-    for (int i = 0; i < kNREF; ++i) pp.solref[i] = m.opt.o_solref[i];
-    for (int i = 0; i < kNIMP; ++i) pp.solimp[i] = m.opt.o_solimp[i];
-  }
-  if (far_apart(m, d, g1, g2, pp.margin)) return;
-
   if (d.ncon + kMaxConPair <= m.nconmax) {
-    const int num = f(m, d, d.contact + d.ncon, g1, g2, pp.margin);
+    const int num = f(m, d, d.contact + d.ncon, g1, g2, margin);
+    if (num == 0) return;
+    const PairParams pp = pair_params(m, p, g1, g2, margin);
     for (int i = 0; i < num; ++i) finish_contact(d.contact[d.ncon++], g1, g2, pp);
   } else {
-    collide_near_full(m, d, f, g1, g2, pp);
+    collide_near_full(m, d, f, p, g1, g2, margin);
   }
 }
 
@@ -225,8 +241,12 @@ void collision(const Model& m, Data& d) {
     if (bodies_filtered(m, b1, b2)) continue;
     const int a1 = m.body_geomadr[b1], n1 = m.body_geomnum[b1];
     const int a2 = m.body_geomadr[b2], n2 = m.body_geomnum[b2];
+    // Geoms with neither contype nor conaffinity bits (visual ones) pass no dynamic contype test.
+    auto inert = [&](int g) { return !m.geom_contype[g] && !m.geom_conaffinity[g]; };
     for (int g1 = a1; g1 < a1 + n1; ++g1) {
+      if (inert(g1)) continue;
       for (int g2 = a2; g2 < a2 + n2; ++g2) {
+        if (inert(g2)) continue;
         bool predefined = false;
         for (int p = first_same; p >= 0 && p < pairadr && !predefined; ++p) {
           predefined = (m.pair_geom1[p] == g1 && m.pair_geom2[p] == g2) ||

@@ -8,6 +8,17 @@
 
 namespace joco {
 
+namespace {
+
+// row_i -= a * row_k over len entries. The rows are disjoint parts of the factor: saying so spares
+// the compiler's overlap checks, which cost more than these short loops.
+inline void sub_scaled(double* __restrict row_i, const double* __restrict row_k, double a,
+                       int len) {
+  for (int t = 0; t < len; ++t) row_i[t] -= a * row_k[t];
+}
+
+}  // namespace
+
 void factor_ld(const Model& m, Data& d, const double* mat, double* qld, double* diag_inv,
                double* diag_sqrt_inv) {
   const int* madr = m.dof_Madr;
@@ -26,10 +37,8 @@ void factor_ld(const Model& m, Data& d, const double* mat, double* qld, double* 
     int adr_ki = madr[k] + 1;
     for (int i = parent[k]; i >= 0; i = parent[i], ++adr_ki) {
       const double a = qld[adr_ki] * inv_dkk;
-      double* row_i = qld + madr[i];
-      const double* row_k = qld + adr_ki;
       const int len = (i + 1 < m.nv ? madr[i + 1] : m.nM) - madr[i];  // rows are consecutive
-      for (int t = 0; t < len; ++t) row_i[t] -= a * row_k[t];
+      sub_scaled(qld + madr[i], qld + adr_ki, a, len);
       qld[adr_ki] = a;
     }
   }

@@ -1,5 +1,11 @@
 // Solves with the L'DL factorisation of the joint-space inertia by sparse substitution along the
 // dof tree: M^-1 = L^-1 D^-1 L'^-1.
+//
+// Several right-hand sides are solved a block at a time, the vectors innermost: the walk along the
+// dof tree (dof_Madr, dof_parentid, dof_simplenum) is then shared by the block, the vectors' chains
+// of operations overlap, and every vector still sees the same operations in the same order as when
+// solved alone.
+#include <algorithm>
 #include <cstring>
 
 #include "joco/smooth.h"
@@ -8,21 +14,48 @@ namespace joco {
 
 namespace {
 
+// Vectors per block: enough to amortise the tree walk, few enough for the partial sums to stay in
+// registers.
+constexpr int kBlock = 4;
+
+// The block of w <= kMaxW vectors at x, x + nv, ... (kMaxW a compile-time bound so that a single
+// vector gets a loop-free kernel).
+template <int kMaxW>
+struct Block {
+  double* x;
+  int nv;
+  int w;
+
+  double& at(int v, int i) const { return x[static_cast<size_t>(v) * nv + i]; }
+  int width() const { return kMaxW == 1 ? 1 : w; }
+};
+
 // x <- inv(L') x: from the leaves up, each solved x_i updates its ancestors.
-inline void solve_lt(const Model& m, double* x, const double* qld) {
+template <int kMaxW>
+void solve_lt(const Model& m, const Block<kMaxW>& b, const double* qld) {
   const int* madr = m.dof_Madr;
   const int* parent = m.dof_parentid;
   const int* simple = m.dof_simplenum;
   for (int i = m.nv - 1; i >= 0; --i) {
-    const double xi = x[i];
-    if (xi == 0 || simple[i]) continue;
+    if (simple[i] || parent[i] < 0) continue;
+    double xi[kMaxW];
+    bool any = false;
+    for (int v = 0; v < b.width(); ++v) {
+      xi[v] = b.at(v, i);
+      any |= xi[v] != 0;
+    }
+    if (!any) continue;
     int adr = madr[i] + 1;
-    for (int j = parent[i]; j >= 0; j = parent[j]) x[j] -= qld[adr++] * xi;
+    for (int j = parent[i]; j >= 0; j = parent[j], ++adr) {
+      const double lij = qld[adr];
+      for (int v = 0; v < b.width(); ++v) b.at(v, j) -= lij * xi[v];
+    }
   }
 }
 
 // x <- inv(L) x: from the roots down, each x_i takes its ancestors' final values.
-inline void solve_l(const Model& m, double* x, const double* qld) {
+template <int kMaxW>
+void solve_l(const Model& m, const Block<kMaxW>& b, const double* qld) {
   const int* madr = m.dof_Madr;
   const int* parent = m.dof_parentid;
   const int* simple = m.dof_simplenum;
@@ -31,10 +64,20 @@ inline void solve_l(const Model& m, double* x, const double* qld) {
       i += simple[i] - 1;  // a run of rows without off-diagonals
       continue;
     }
+    double sum[kMaxW] = {};
     int adr = madr[i] + 1;
-    double sum = 0;
-    for (int j = parent[i]; j >= 0; j = parent[j]) sum += qld[adr++] * x[j];
-    x[i] -= sum;
+    for (int j = parent[i]; j >= 0; j = parent[j], ++adr) {
+      const double lij = qld[adr];
+      for (int v = 0; v < b.width(); ++v) sum[v] += lij * b.at(v, j);
+    }
+    for (int v = 0; v < b.width(); ++v) b.at(v, i) -= sum[v];
+  }
+}
+
+template <int kMaxW>
+void scale(const Model& m, const Block<kMaxW>& b, const double* s) {
+  for (int v = 0; v < b.width(); ++v) {
+    for (int i = 0; i < m.nv; ++i) b.at(v, i) *= s[i];
   }
 }
 
@@ -43,17 +86,26 @@ inline void copy_vectors(const Model& m, double* x, const double* y, int n) {
     std::memcpy(x, y, sizeof(double) * static_cast<size_t>(m.nv) * static_cast<size_t>(n));
 }
 
+// Calls f on x's n vectors as blocks: full blocks of kBlock, then the rest one by one.
+template <typename F>
+void for_each_block(const Model& m, double* x, int n, F&& f) {
+  int v = 0;
+  for (; v + kBlock <= n; v += kBlock) {
+    f(Block<kBlock>{x + static_cast<size_t>(v) * m.nv, m.nv, kBlock});
+  }
+  for (; v < n; ++v) f(Block<1>{x + static_cast<size_t>(v) * m.nv, m.nv, 1});
+}
+
 }  // namespace
 
 void solve_ld(const Model& m, double* x, const double* y, int n, const double* qld,
               const double* diag_inv) {
   copy_vectors(m, x, y, n);
-  for (int v = 0; v < n; ++v) {
-    double* xv = x + static_cast<size_t>(v) * m.nv;
-    solve_lt(m, xv, qld);
-    for (int i = 0; i < m.nv; ++i) xv[i] *= diag_inv[i];
-    solve_l(m, xv, qld);
-  }
+  for_each_block(m, x, n, [&](const auto& b) {
+    solve_lt(m, b, qld);
+    scale(m, b, diag_inv);
+    solve_l(m, b, qld);
+  });
 }
 
 void solve_m(const Model& m, const Data& d, double* x, const double* y, int n) {
@@ -62,11 +114,10 @@ void solve_m(const Model& m, const Data& d, double* x, const double* y, int n) {
 
 void solve_m2(const Model& m, const Data& d, double* x, const double* y, int n) {
   copy_vectors(m, x, y, n);
-  for (int v = 0; v < n; ++v) {
-    double* xv = x + static_cast<size_t>(v) * m.nv;
-    solve_lt(m, xv, d.qLD);
-    for (int i = 0; i < m.nv; ++i) xv[i] *= d.qLDiagSqrtInv[i];
-  }
+  for_each_block(m, x, n, [&](const auto& b) {
+    solve_lt(m, b, d.qLD);
+    scale(m, b, d.qLDiagSqrtInv);
+  });
 }
 
 }  // namespace joco

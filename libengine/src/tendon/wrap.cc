@@ -16,6 +16,10 @@ constexpr double kInvalid = 1e300;
 
 inline double cross2(const double a[2], const double b[2]) { return a[0] * b[1] - a[1] * b[0]; }
 
+// |(x, y)|: the plain square root, several times cheaper than std::hypot, whose guard against
+// overflow is not needed at the scale of a model.
+inline double norm2(double x, double y) { return std::sqrt(x * x + y * y); }
+
 // Angle in [0, 2 pi).
 inline double positive_angle(double a) {
   a = std::fmod(a, 2 * kPi);
@@ -52,8 +56,8 @@ void inside_point(const double q0[2], const double q1[2], double r, double u[2])
   // length is L(a) = D(d0, a) + D(d1, g - a), D(d, b) = sqrt(d^2 + r^2 - 2 d r cos b). L' is
   // negative at a = 0 and positive at a = g; its root is found by Newton steps kept inside a
   // shrinking bracket (bisection when a step leaves it), to machine precision.
-  const double d0 = std::hypot(q0[0], q0[1]);
-  const double d1 = std::hypot(q1[0], q1[1]);
+  const double d0 = norm2(q0[0], q0[1]);
+  const double d1 = norm2(q1[0], q1[1]);
   const double g = std::atan2(std::fabs(cross2(q0, q1)), q0[0] * q1[0] + q0[1] * q1[1]);
   auto derivatives = [&](double a, double* slope, double* curvature) {
     const double s0 = std::sin(a), c0 = std::cos(a);
@@ -111,28 +115,36 @@ double circle(const double q0[2], const double q1[2], const double* side, double
   const double begin[2] = {phi0 + alpha0, phi0 - alpha0};
   const double end[2] = {phi1 - alpha1, phi1 + alpha1};
   const double arc[2] = {positive_angle(end[0] - begin[0]), positive_angle(begin[1] - end[1])};
+  // The tangent points of each candidate.
+  double a[2][2], b[2][2];
+  auto tangent_points = [&](int k) {
+    a[k][0] = r * std::cos(begin[k]);
+    a[k][1] = r * std::sin(begin[k]);
+    b[k][0] = r * std::cos(end[k]);
+    b[k][1] = r * std::sin(end[k]);
+  };
   int pick;
   if (!side) {
     pick = arc[0] < arc[1] ? 0 : 1;
+    tangent_points(pick);
   } else {
     // A candidate whose straight parts cross each other is no path. Of the others, the side site
     // picks the one whose tangent points lie towards it: the direction of their chord's midpoint.
     double closeness[2];
     for (int k = 0; k < 2; ++k) {
-      const double a[2] = {r * std::cos(begin[k]), r * std::sin(begin[k])};
-      const double b[2] = {r * std::cos(end[k]), r * std::sin(end[k])};
-      const double middle[2] = {a[0] + b[0], a[1] + b[1]};
-      const double n = std::hypot(middle[0], middle[1]);
+      tangent_points(k);
+      const double middle[2] = {a[k][0] + b[k][0], a[k][1] + b[k][1]};
+      const double n = norm2(middle[0], middle[1]);
       closeness[k] = n > kMinVal ? (middle[0] * side[0] + middle[1] * side[1]) / n : 0;
-      if (segments_intersect(q0, a, b, q1)) closeness[k] = -kInvalid;
+      if (segments_intersect(q0, a[k], b[k], q1)) closeness[k] = -kInvalid;
     }
     if (closeness[0] == -kInvalid && closeness[1] == -kInvalid) return -1;
     pick = closeness[0] > closeness[1] ? 0 : 1;
   }
-  u0[0] = r * std::cos(begin[pick]);
-  u0[1] = r * std::sin(begin[pick]);
-  u1[0] = r * std::cos(end[pick]);
-  u1[1] = r * std::sin(end[pick]);
+  u0[0] = a[pick][0];
+  u0[1] = a[pick][1];
+  u1[0] = b[pick][0];
+  u1[1] = b[pick][1];
   return r * arc[pick];
 }
 
@@ -186,13 +198,13 @@ double geom(const double p0[3], const double p1[3], const double xpos[3], const 
   }
   if (!is_sphere) {
     // The helix unrolls to a straight line: heights interpolate along the 2D path length.
-    const double len0 = std::hypot(q0[0] - u0[0], q0[1] - u0[1]);
-    const double len1 = std::hypot(q1[0] - u1[0], q1[1] - u1[1]);
+    const double len0 = norm2(q0[0] - u0[0], q0[1] - u0[1]);
+    const double len1 = norm2(q1[0] - u1[0], q1[1] - u1[1]);
     const double total = len0 + arc + len1;
     const double dz = l1[2] - l0[2];
     w0[2] = total > kMinVal ? l0[2] + dz * len0 / total : l0[2];
     w1[2] = total > kMinVal ? l0[2] + dz * (len0 + arc) / total : l1[2];
-    length = std::hypot(arc, w1[2] - w0[2]);
+    length = norm2(arc, w1[2] - w0[2]);
   }
   mat_vec3(tmp, xmat, w0);
   add3(t0, tmp, xpos);
