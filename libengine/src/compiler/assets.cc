@@ -10,6 +10,7 @@
 #include "compiler/png.h"
 #include "compiler/texture.h"
 #include "joco/error.h"
+#include "math/vec.h"
 
 namespace joco::compiler {
 
@@ -66,6 +67,75 @@ std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& n
   std::vector<float> data(static_cast<size_t>(n));
   std::memcpy(data.data(), bytes.data() + sizeof(header), 4 * n);
   return data;
+}
+
+// A skin from MuJoCo's binary SKN format (XMLreference, skin): int32 nvertex, ntexcoord, nface,
+// nbone; float32 vertices and texture coordinates; int32 faces; then per bone a 40-byte body name,
+// float32 bindpos[3] and bindquat[4], int32 vertex count, its int32 vertex ids and float32
+// weights; and nothing more.
+void read_skin_file(const std::string& path, SkinSpec& s) {
+  const std::vector<uint8_t> bytes = read_binary_file(path);
+  const std::string where = "skin file '" + path + "'";
+  size_t at = 0;
+  // `n` 4-byte values (or `n` bytes) at the read position, or an error naming `what`.
+  auto take = [&](size_t n, const std::string& what, size_t size = 4) -> const uint8_t* {
+    if (n > (bytes.size() - at) / size) fail(s.origin, s.name, where + " ends inside " + what);
+    const uint8_t* p = bytes.data() + at;
+    at += size * n;
+    return p;
+  };
+  auto int_at = [](const uint8_t* p, size_t k) {
+    int32_t v;
+    std::memcpy(&v, p + 4 * k, 4);
+    return v;
+  };
+  auto float_at = [](const uint8_t* p, size_t k) {
+    float v;
+    std::memcpy(&v, p + 4 * k, 4);
+    return static_cast<double>(v);
+  };
+  const uint8_t* head = take(4, "its header (4 int32 counts)");
+  const int32_t nvertex = int_at(head, 0), ntexcoord = int_at(head, 1), nface = int_at(head, 2),
+                nbone = int_at(head, 3);
+  if (nvertex < 0 || ntexcoord < 0 || nface < 0 || nbone < 0)
+    fail(s.origin, s.name, where + " has a negative count in its header");
+  if (ntexcoord != 0 && ntexcoord != nvertex) {
+    fail(s.origin, s.name,
+         where + " has " + std::to_string(ntexcoord) + " texture coordinates for " +
+             std::to_string(nvertex) + " vertices (must be 0 or as many)");
+  }
+  const uint8_t* vert = take(3 * static_cast<size_t>(nvertex), "the vertex data");
+  const uint8_t* tex = take(2 * static_cast<size_t>(ntexcoord), "the texture coordinates");
+  const uint8_t* face = take(3 * static_cast<size_t>(nface), "the face data");
+  for (size_t k = 0; k < 3 * static_cast<size_t>(nvertex); ++k)
+    s.vertex.push_back(float_at(vert, k));
+  for (size_t k = 0; k < 2 * static_cast<size_t>(ntexcoord); ++k)
+    s.texcoord.push_back(float_at(tex, k));
+  for (size_t k = 0; k < 3 * static_cast<size_t>(nface); ++k) s.face.push_back(int_at(face, k));
+  for (int32_t i = 0; i < nbone; ++i) {
+    const std::string bone = "bone " + std::to_string(i);
+    SkinBoneSpec b;
+    b.origin = s.origin;
+    // A name of 40 characters loses its last, as in MuJoCo, which keeps a terminating 0.
+    const char* name = reinterpret_cast<const char*>(take(40, bone + "'s body name", 1));
+    b.body.assign(name, std::find(name, name + 39, '\0'));
+    const uint8_t* bind = take(7, bone + "'s bind pose");
+    for (size_t k = 0; k < 3; ++k) b.bindpos[k] = float_at(bind, k);
+    for (size_t k = 0; k < 4; ++k) b.bindquat[k] = float_at(bind, 3 + k);
+    const int32_t count = int_at(take(1, bone + "'s vertex count"), 0);
+    if (count <= 0) fail(s.origin, s.name, where + ": " + bone + " has no vertices");
+    const uint8_t* ids = take(static_cast<size_t>(count), bone + "'s vertex ids");
+    const uint8_t* weights = take(static_cast<size_t>(count), bone + "'s vertex weights");
+    for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
+      b.vertid.push_back(int_at(ids, k));
+      b.vertweight.push_back(float_at(weights, k));
+    }
+    s.bones.push_back(std::move(b));
+  }
+  if (at != bytes.size()) {
+    fail(s.origin, s.name,
+         where + " has " + std::to_string(bytes.size() - at) + " bytes after its last bone");
+  }
 }
 
 // Height field data from a PNG: the elevation is the red channel (the grey level of grey images),
@@ -215,9 +285,21 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
     }
     a.hfields.push_back(std::move(c));
   }
-  for (const SkinSpec& s : spec.skins) {
-    if (!s.file.empty())
-      fail(s.origin, s.name, "skin files are not supported; give vertex, face and bone data");
+  a.skins = spec.skins;
+  for (SkinSpec& s : a.skins) {
+    if (!s.file.empty()) {
+      if (!s.vertex.empty() || !s.texcoord.empty() || !s.face.empty() || !s.bones.empty()) {
+        fail(s.origin, s.name, "a skin with a file takes its vertices, faces and bones from it");
+      }
+      const std::string path = resolve_asset_path(s.file, spec.compiler.meshdir, spec);
+      try {  // file errors name the file; add the element
+        read_skin_file(path, s);
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) fail(s.origin, s.name, what);
+        throw;
+      }
+    }
     if (s.vertex.size() % 3 || s.face.size() % 3 || s.texcoord.size() % 2) {
       fail(s.origin, s.name, "skin vertex, face or texcoord data has a wrong length");
     }
@@ -236,8 +318,8 @@ void CompiledAssets::add_sizes(ModelSizes& s) const {
     s.nmeshface += static_cast<int>(m.face.size() / 3);
     s.nmeshgraph += static_cast<int>(m.graph.size());
   }
-  s.nskin = static_cast<int>(spec->skins.size());
-  for (const SkinSpec& k : spec->skins) {
+  s.nskin = static_cast<int>(skins.size());
+  for (const SkinSpec& k : skins) {
     s.nskinvert += static_cast<int>(k.vertex.size() / 3);
     s.nskintexvert += static_cast<int>(k.texcoord.size() / 2);
     s.nskinface += static_cast<int>(k.face.size() / 3);
@@ -283,7 +365,7 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
 
   int skinvert = 0, skintex = 0, skinface = 0, bone = 0, bonevert = 0;
   for (int i = 0; i < m.nskin; ++i) {
-    const SkinSpec& s = model_spec.skins[static_cast<size_t>(i)];
+    const SkinSpec& s = skins[static_cast<size_t>(i)];
     m.skin_matid[i] = s.material.empty() ? -1 : material_ids.at(s.material);
     m.skin_group[i] = s.group;
     for (int k = 0; k < 4; ++k)
@@ -312,8 +394,11 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
       m.skin_bonebodyid[bone] = body->second;
       for (int k = 0; k < 3; ++k)
         m.skin_bonebindpos[3 * bone + k] = static_cast<float>(b.bindpos[static_cast<size_t>(k)]);
-      for (int k = 0; k < 4; ++k)
-        m.skin_bonebindquat[4 * bone + k] = static_cast<float>(b.bindquat[static_cast<size_t>(k)]);
+      // MuJoCo keeps the bind quaternion in float and normalises that.
+      double quat[4];
+      for (size_t k = 0; k < 4; ++k) quat[k] = static_cast<float>(b.bindquat[k]);
+      math::quat_normalize(quat);
+      for (int k = 0; k < 4; ++k) m.skin_bonebindquat[4 * bone + k] = static_cast<float>(quat[k]);
       m.skin_bonevertadr[bone] = bonevert;
       m.skin_bonevertnum[bone] = static_cast<int>(b.vertid.size());
       for (size_t k = 0; k < b.vertid.size(); ++k) {
