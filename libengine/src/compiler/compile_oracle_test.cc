@@ -34,10 +34,6 @@ const KnownDifference kKnownDifferences[] = {
      "limit; after the 10 s of the length-range simulation it has not fully settled, and joco's "
      "value differs from MuJoCo's by 6e-11 (4e-8 relative to the 0.0014 result); arm26's ranges "
      "match to 1e-10"},
-    {"actuation/tendons_inside",
-     {"tendon_invweight0"},
-     "side sites inside the wrapping geom: MuJoCo 2.2.2's search for the touch point stops early"
-     " (up to 4e-7 in the moment arms); joco finds it to machine precision"},
     {"actuation/fluid_thin",
      {"geom_fluid"},
      "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
