@@ -138,6 +138,39 @@ void read_skin_file(const std::string& path, SkinSpec& s) {
   }
 }
 
+// A skin's data as MuJoCo 2.2.2 requires it: whole vertices, faces and texture coordinate pairs
+// (one pair per vertex, or none); some vertices, faces and bones; faces and bones referring to
+// vertices that exist; and a positive total bone weight at every vertex.
+void check_skin_data(const SkinSpec& s) {
+  if (s.vertex.size() % 3 || s.face.size() % 3 || s.texcoord.size() % 2) {
+    fail(s.origin, s.name, "skin vertex, face or texcoord data has a wrong length");
+  }
+  const size_t nvert = s.vertex.size() / 3;
+  if (!s.texcoord.empty() && s.texcoord.size() / 2 != nvert) {
+    fail(s.origin, s.name, "a skin's texcoord must give one pair per vertex");
+  }
+  if (nvert == 0 || s.face.empty() || s.bones.empty())
+    fail(s.origin, s.name, "a skin needs vertices, faces and bones");
+  for (int v : s.face) {
+    if (v < 0 || static_cast<size_t>(v) >= nvert)
+      fail(s.origin, s.name, "skin face refers to a missing vertex");
+  }
+  std::vector<double> total(nvert, 0.0);
+  for (const SkinBoneSpec& b : s.bones) {
+    for (size_t k = 0; k < b.vertid.size(); ++k) {
+      if (b.vertid[k] < 0 || static_cast<size_t>(b.vertid[k]) >= nvert)
+        fail(b.origin, s.name, "bone vertex id out of range");
+      total[static_cast<size_t>(b.vertid[k])] += static_cast<float>(b.vertweight[k]);
+    }
+  }
+  for (size_t v = 0; v < nvert; ++v) {
+    if (!(total[v] > 0)) {
+      fail(s.origin, s.name,
+           "skin vertex " + std::to_string(v) + " needs a positive total weight from its bones");
+    }
+  }
+}
+
 // Height field data from a PNG: the elevation is the red channel (the grey level of grey images),
 // and the image's bottom row is the field's first row.
 std::vector<float> read_hfield_png(const std::string& path, int& nrow, int& ncol,
@@ -300,9 +333,7 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
         throw;
       }
     }
-    if (s.vertex.size() % 3 || s.face.size() % 3 || s.texcoord.size() % 2) {
-      fail(s.origin, s.name, "skin vertex, face or texcoord data has a wrong length");
-    }
+    check_skin_data(s);
     if (!s.material.empty() && !a.material_ids.count(s.material)) {
       fail(s.origin, s.name, "unknown material '" + s.material + "'");
     }
@@ -383,11 +414,8 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
       m.skin_vert[3 * skinvert + static_cast<int>(k)] = static_cast<float>(s.vertex[k]);
     for (size_t k = 0; k < s.texcoord.size(); ++k)
       m.skin_texcoord[2 * skintex + static_cast<int>(k)] = static_cast<float>(s.texcoord[k]);
-    for (size_t k = 0; k < s.face.size(); ++k) {
-      if (s.face[k] < 0 || s.face[k] >= nvert)
-        fail(s.origin, s.name, "skin face refers to a missing vertex");
+    for (size_t k = 0; k < s.face.size(); ++k)
       m.skin_face[3 * skinface + static_cast<int>(k)] = s.face[k];
-    }
     for (const SkinBoneSpec& b : s.bones) {
       auto body = body_ids.find(b.body);
       if (body == body_ids.end()) fail(b.origin, s.name, "unknown body '" + b.body + "'");
@@ -402,8 +430,6 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
       m.skin_bonevertadr[bone] = bonevert;
       m.skin_bonevertnum[bone] = static_cast<int>(b.vertid.size());
       for (size_t k = 0; k < b.vertid.size(); ++k) {
-        if (b.vertid[k] < 0 || b.vertid[k] >= nvert)
-          fail(b.origin, s.name, "bone vertex id out of range");
         m.skin_bonevertid[bonevert] = b.vertid[k];
         m.skin_bonevertweight[bonevert] = static_cast<float>(b.vertweight[k]);
         ++bonevert;

@@ -1,6 +1,6 @@
 // Skins from SKN files (testdata/skin, written by scripts/make-skin-testdata): what is read, and
-// every malformed file rejected with the file and the reason. The oracle comparison of skins from
-// files is compiler/skin_files.xml in compile_oracle_test.cc.
+// every malformed file rejected with the file and the reason; skin data MuJoCo 2.2.2 rejects. The
+// oracle comparison of skins from files is compiler/skin_files.xml in compile_oracle_test.cc.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -85,6 +85,39 @@ TEST(SkinFile, Errors) {
                        "0' vertid='0' vertweight='1'/></skin>")
                 .find("from it"),
             std::string::npos);
+}
+
+// Skins MuJoCo 2.2.2 rejects (inline or from a file alike), each with its observed message.
+TEST(SkinData, ErrorsAsMuJoCo) {
+  const std::string v3 = " vertex='0 0 0 1 0 0 0 1 0'", f1 = " face='0 1 2'";
+  const auto bone = [](const char* ids, const char* weights) {
+    return std::string("<bone body='lower' bindpos='0 0 0' bindquat='1 0 0 0' vertid='") + ids +
+           "' vertweight='" + weights + "'/>";
+  };
+  const auto expect = [](const std::string& skin, const std::string& reason) {
+    const std::string e = skin_error(skin);
+    EXPECT_NE(e.find(reason), std::string::npos) << "expected '" << reason << "' in '" << e << "'";
+  };
+  const std::string ok = bone("0 1 2", "1 1 1");
+  EXPECT_EQ(skin_error("<skin name='s'" + v3 + f1 + ">" + ok + "</skin>"), "");
+  // "Missing data in skin"
+  expect("<skin name='s'" + v3 + f1 + "/>", "needs vertices, faces and bones");
+  expect("<skin name='s'" + v3 + ">" + ok + "</skin>", "needs vertices, faces and bones");
+  expect("<skin name='s'" + f1 + ">" + ok + "</skin>", "needs vertices, faces and bones");
+  // "vertex 3 must have positive total weight in skin"
+  expect("<skin name='s' vertex='0 0 0 1 0 0 0 1 0 1 1 1'" + f1 + ">" + ok + "</skin>",
+         "skin vertex 3 needs a positive total weight");
+  expect("<skin name='s'" + v3 + f1 + ">" + bone("0 1 2", "1 -1 1") + "</skin>",
+         "skin vertex 1 needs a positive total weight");
+  expect("<skin name='s'" + v3 + f1 + ">" + bone("0 1 2", "1 1 1") + bone("1", "-1") + "</skin>",
+         "skin vertex 1 needs a positive total weight");
+  // "Vertex and texcoord data incompatible size"
+  expect("<skin name='s'" + v3 + " texcoord='0 0 1 1'" + f1 + ">" + ok + "</skin>",
+         "one pair per vertex");
+  // "vertid 5 out of range in skin"
+  expect("<skin name='s'" + v3 + f1 + ">" + bone("0 1 5", "1 1 1") + "</skin>",
+         "bone vertex id out of range");
+  expect("<skin name='s'" + v3 + " face='0 1 3'>" + ok + "</skin>", "refers to a missing vertex");
 }
 
 }  // namespace
