@@ -1430,12 +1430,35 @@ class Compiler {
     }
   }
 
+  // The shape of a spatial tendon's path as MuJoCo 2.2.2 requires it (each rule observed as an
+  // error there): at least two elements; no pulley at the end or next to another; a wrapping geom
+  // between two sites; a site next to at least one element that is not a pulley.
+  static void check_spatial_path(const TendonSpec& s) {
+    const std::vector<WrapSpec>& path = s.path;
+    const size_t n = path.size();
+    if (n < 2) fail(s.origin, s.name, "a spatial tendon's path needs at least two elements");
+    auto is = [&](size_t i, int type) { return i < n && path[i].type == type; };
+    if (is(n - 1, kWrapPulley)) fail(path[n - 1].origin, s.name, "a path cannot end with a pulley");
+    for (size_t i = 0; i < n; ++i) {
+      const WrapSpec& w = path[i];
+      if (w.type == kWrapPulley && is(i + 1, kWrapPulley))
+        fail(path[i + 1].origin, s.name, "two pulleys in a row");
+      if (w.type == kWrapSphere && !(i > 0 && is(i - 1, kWrapSite) && is(i + 1, kWrapSite)))
+        fail(w.origin, s.name, "a wrapping geom must have a site on each side");
+      if (w.type == kWrapSite && !(i > 0 && !is(i - 1, kWrapPulley)) &&
+          !(i + 1 < n && !is(i + 1, kWrapPulley))) {
+        fail(w.origin, s.name, "a site needs a neighbour in the path that is not a pulley");
+      }
+    }
+  }
+
   void fill_tendons(Model& m) {
     int wrap = 0;
     const bool autolimits = spec_.compiler.autolimits;
     for (int t = 0; t < m.ntendon; ++t) {
       const TendonSpec& s = spec_.tendons[static_cast<size_t>(t)];
       if (s.path.empty()) fail(s.origin, s.name, "a tendon needs at least one path element");
+      if (s.spatial) check_spatial_path(s);
       m.tendon_adr[t] = wrap;
       m.tendon_num[t] = static_cast<int>(s.path.size());
       m.tendon_matid[t] =

@@ -149,6 +149,30 @@ const Case kCases[] = {
      "<tendon><spatial><site site='a'/><geom geom='g'/><site "
      "site='b'/></spatial></tendon></mujoco>",
      "<geom>|spheres or cylinders"},
+    // Spatial tendon paths MuJoCo 2.2.2 rejects.
+    {"spatial path of one site",
+     "<mujoco><worldbody><site name='a'/></worldbody>"
+     "<tendon><spatial><site site='a'/></spatial></tendon></mujoco>",
+     "<spatial>|at least two elements"},
+    {"wrapping geom without a site after it",
+     "<mujoco><worldbody><site name='a'/><geom name='g' size='1'/></worldbody>"
+     "<tendon><spatial><site site='a'/><geom geom='g'/></spatial></tendon></mujoco>",
+     "<geom>|a site on each side"},
+    {"path ending with a pulley",
+     "<mujoco><worldbody><site name='a'/><site name='b'/></worldbody>"
+     "<tendon><spatial><site site='a'/><site site='b'/><pulley divisor='2'/></spatial></tendon>"
+     "</mujoco>",
+     "<pulley>|end with a pulley"},
+    {"two pulleys in a row",
+     "<mujoco><worldbody><site name='a'/><site name='b'/></worldbody>"
+     "<tendon><spatial><site site='a'/><site site='b'/><pulley divisor='2'/><pulley "
+     "divisor='2'/><site site='a'/><site site='b'/></spatial></tendon></mujoco>",
+     "<pulley>|two pulleys in a row"},
+    {"site alone between pulleys",
+     "<mujoco><worldbody><site name='a'/><site name='b'/></worldbody>"
+     "<tendon><spatial><site site='a'/><site site='b'/><pulley divisor='2'/><site site='a'/>"
+     "</spatial></tendon></mujoco>",
+     "<site>|not a pulley"},
     {"bad condim", "<mujoco><worldbody><geom size='1' condim='2'/></worldbody></mujoco>",
      "<geom>|condim"},
     {"missing include", "<mujoco><include file='does/not/exist.xml'/></mujoco>",
