@@ -1160,6 +1160,8 @@ class Compiler {
       if (m.jnt_limited[j] && s.range[0] >= s.range[1] && s.type != kJointBall) {
         fail(s.origin, s.name, "range[0] must be smaller than range[1]");
       }
+      if (m.jnt_limited[j] && s.type == kJointBall && s.range[0] != 0)
+        fail(s.origin, s.name, "a ball joint's range[0] must be 0");
       copy_to(m.jnt_solref + kNREF * j, s.solref_limit);
       copy_to(m.jnt_solimp + kNIMP * j, s.solimp_limit);
       copy_to(m.jnt_pos + 3 * j, s.pos);
@@ -1403,6 +1405,11 @@ class Compiler {
         m.eq_obj2id[i] = (type == kObjBody) ? 0 : -1;
       } else {
         m.eq_obj2id[i] = id_of(type, e.name2, e.origin, e.name, what);
+      }
+      if (m.eq_obj1id[i] == m.eq_obj2id[i]) {
+        fail(e.origin, e.name,
+             "an equality constraint cannot relate " + std::string(what) + " '" +
+                 (e.name1.empty() ? "world" : e.name1) + "' to itself");
       }
       switch (e.type) {
         case kEqConnect: copy_to(data, e.anchor); break;

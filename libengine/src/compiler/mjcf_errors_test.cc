@@ -149,6 +149,38 @@ const Case kCases[] = {
      "<tendon><spatial><site site='a'/><geom geom='g'/><site "
      "site='b'/></spatial></tendon></mujoco>",
      "<geom>|spheres or cylinders"},
+    // Rules MuJoCo 2.2.2 enforces (each tried there).
+    {"adhesion with a negative ctrlrange",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/></body></worldbody>"
+     "<actuator><adhesion body='b' ctrlrange='-1 1'/></actuator></mujoco>",
+     "<adhesion>|cannot be negative"},
+    {"user sensor without needstage",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/></body></worldbody>"
+     "<sensor><user objtype='body' objname='b' datatype='real' dim='1'/></sensor></mujoco>",
+     "<user>|missing required attribute 'needstage'"},
+    {"negative sensor noise",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<sensor><jointpos joint='j' noise='-1'/></sensor></mujoco>",
+     "<jointpos>|'noise'|negative"},
+    {"negative sensor cutoff",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<sensor><jointpos joint='j' cutoff='-1'/></sensor></mujoco>",
+     "<jointpos>|'cutoff'|negative"},
+    {"weld of a body to itself",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/></body></worldbody>"
+     "<equality><weld body1='b' body2='b'/></equality></mujoco>",
+     "<weld>|body 'b' to itself"},
+    {"connect of the world to itself",
+     "<mujoco><equality><connect body1='world' anchor='0 0 0'/></equality></mujoco>",
+     "<connect>|body 'world' to itself"},
+    {"joint equality of a joint to itself",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<equality><joint joint1='j' joint2='j'/></equality></mujoco>",
+     "<joint>|joint 'j' to itself"},
+    {"limited ball joint with range[0] not 0",
+     "<mujoco><worldbody><body><joint type='ball' limited='true' range='0.1 1'/><geom "
+     "size='1'/></body></worldbody></mujoco>",
+     "<joint>|range[0] must be 0"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"

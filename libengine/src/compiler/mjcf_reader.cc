@@ -881,9 +881,7 @@ class Reader {
         if (a.read("diaginertia", diag)) in.diaginertia = diag;
         std::array<double, 6> full;
         if (a.read("fullinertia", full)) in.fullinertia = full;
-        if (in.diaginertia && in.fullinertia) {
-          throw InputError(c.where() + ": give diaginertia or fullinertia, not both");
-        }
+        if (in.fullinertia) in.diaginertia.reset();  // MuJoCo 2.2.2 takes fullinertia if both
         if (!in.diaginertia && !in.fullinertia) {
           throw InputError(c.where() +
                            ": missing required attribute 'diaginertia' (or 'fullinertia')");
@@ -1066,6 +1064,8 @@ class Reader {
       a.read("class", u.classname);
       read_transmission(a, u);
       read_actuator(a, c.name, u);
+      if (c.name == "adhesion" && (u.ctrlrange[0] < 0 || u.ctrlrange[1] < 0))
+        throw InputError(c.where() + ": an adhesion actuator's ctrlrange cannot be negative");
       spec_.actuators.push_back(std::move(u));
     }
   }
@@ -1129,11 +1129,18 @@ class Reader {
       a.read("name", s.name);
       a.read("cutoff", s.cutoff);
       a.read("noise", s.noise);
+      if (s.cutoff < 0) a.fail("cutoff", "cannot be negative");
+      if (s.noise < 0) a.fail("noise", "cannot be negative");
       a.read_numbers("user", s.user);
       if (kind->attribute) {
         s.objtype = kind->objtype;
         s.objname = a.required_string(kind->attribute);
       } else if (s.type == kSensUser) {
+        // All five are required in MuJoCo 2.2.2.
+        for (const char* required : {"objtype", "objname", "datatype", "needstage", "dim"}) {
+          if (!a.has(required))
+            throw InputError(c.where() + ": missing required attribute '" + required + "'");
+        }
         read_object_type(a, "objtype", s.objtype, false);
         a.read("objname", s.objname);
         a.read_keyword("datatype", s.datatype,
@@ -1143,8 +1150,7 @@ class Reader {
                         {"quaternion", kDataQuaternion}});
         a.read_keyword("needstage", s.needstage,
                        {{"pos", kStagePos}, {"vel", kStageVel}, {"acc", kStageAcc}});
-        if (!a.read("dim", s.dim))
-          throw InputError(c.where() + ": missing required attribute 'dim'");
+        a.read("dim", s.dim);
       } else if (s.type != kSensClock) {
         if (!a.read_keyword("objtype", s.objtype, kFrameObjType)) {
           throw InputError(c.where() + ": missing required attribute 'objtype'");
