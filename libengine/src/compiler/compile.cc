@@ -357,7 +357,9 @@ class Compiler {
     g.spec->size = {g.mesh_geom.size[0], g.mesh_geom.size[1], g.mesh_geom.size[2]};
   }
 
-  static void check_size(const GeomSpec& s) {
+  // Geoms and sites alike (MuJoCo 2.2.2 checks both).
+  template <class Spec>
+  static void check_size(const Spec& s) {
     int needed = 0;
     switch (s.type) {
       case kGeomSphere: needed = 1; break;
@@ -1298,6 +1300,7 @@ class Compiler {
       m.site_bodyid[i] = f.body;
       m.site_matid[i] = f.material;
       m.site_group[i] = s.group;
+      check_size(s);
       copy_to(m.site_size + 3 * i, s.size);
       copy_to(m.site_pos + 3 * i, f.pos);
       Quat q = f.quat;
@@ -1473,6 +1476,8 @@ class Compiler {
       m.tendon_group[t] = s.group;
       m.tendon_limited[t] = resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name,
                                             "limited", "range");
+      if (m.tendon_limited[t] && !(s.range[0] < s.range[1]))
+        fail(s.origin, s.name, "range[0] must be smaller than range[1]");
       m.tendon_width[t] = s.width;
       copy_to(m.tendon_solref_lim + kNREF * t, s.solref_limit);
       copy_to(m.tendon_solimp_lim + kNIMP * t, s.solimp_limit);
@@ -1714,6 +1719,7 @@ class Compiler {
     adr = 0;
     for (int i = 0; i < m.ntuple; ++i) {
       const TupleSpec& t = spec_.tuples[static_cast<size_t>(i)];
+      if (t.elements.empty()) fail(t.origin, t.name, "a tuple needs at least one element");
       m.tuple_adr[i] = adr;
       m.tuple_size[i] = static_cast<int>(t.elements.size());
       for (const TupleSpec::Element& e : t.elements) {

@@ -181,6 +181,23 @@ const Case kCases[] = {
      "<mujoco><worldbody><body><joint type='ball' limited='true' range='0.1 1'/><geom "
      "size='1'/></body></worldbody></mujoco>",
      "<joint>|range[0] must be 0"},
+    {"site of size 0", "<mujoco><worldbody><site size='0'/></worldbody></mujoco>",
+     "<site>|size 0 must be positive"},
+    {"box site with a negative size",
+     "<mujoco><worldbody><site type='box' size='0.1 -0.1 0.1'/></worldbody></mujoco>",
+     "<site>|size 1 must be positive"},
+    {"limited tendon with an empty range",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<tendon><fixed limited='true' range='1 1'><joint joint='j' coef='1'/></fixed></tendon>"
+     "</mujoco>",
+     "<fixed>|range[0] must be smaller"},
+    {"empty tuple", "<mujoco><custom><tuple name='t'/></custom></mujoco>",
+     "<tuple 't'>|at least one element"},
+    {"nuser below -1", "<mujoco><size nuser_geom='-2'/></mujoco>", "<size>|'nuser_geom'|-1"},
+    {"class of a renamed root",
+     "<mujoco><default class='x'><geom size='1'/></default><default/>"
+     "<worldbody><geom class='x'/></worldbody></mujoco>",
+     "<geom>|unknown default class 'x'"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"

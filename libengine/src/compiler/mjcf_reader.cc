@@ -430,13 +430,20 @@ class Reader {
     for_each(root, "size", [&](const XmlElement& e) { read_size(e); });
     for_each(root, "visual", [&](const XmlElement& e) { read_visual(e); });
     for_each(root, "statistic", [&](const XmlElement& e) { read_statistic(e); });
-    // Every top-level <default> refines the class "main".
+    // Every top-level <default> refines the root class, and names it ("main" when it has no class
+    // attribute): as in MuJoCo 2.2.2 the last top-level <default> gives the name.
     for_each(root, "default", [&](const XmlElement& e) {
       std::string name = "main";
       AttributeReader(e).read("class", name);
-      if (name != "main")
-        throw InputError(e.where() + ": the top-level default class must be named 'main'");
-      read_default(e, "main", nullptr);
+      if (name != root_class_) {
+        if (classes_.count(name))
+          throw InputError(e.where() + ": repeated default class '" + name + "'");
+        auto node = classes_.extract(root_class_);
+        node.key() = name;
+        classes_.insert(std::move(node));
+        root_class_ = name;
+      }
+      read_default(e, name, nullptr);
     });
     for_each(root, "custom", [&](const XmlElement& e) { read_custom(e); });
     for_each(root, "asset", [&](const XmlElement& e) { read_assets(e); });
@@ -465,10 +472,12 @@ class Reader {
     }
   }
 
-  // The class an element uses: its own class attribute, else the nearest childclass, else main.
+  // The class an element uses: its own class attribute, else the nearest childclass, else the root
+  // class.
   const DefaultClass& class_of(const XmlElement& e, const std::string& childclass) const {
     std::string name;
-    if (!AttributeReader(e).read("class", name)) name = childclass.empty() ? "main" : childclass;
+    if (!AttributeReader(e).read("class", name))
+      name = childclass.empty() ? root_class_ : childclass;
     auto it = classes_.find(name);
     if (it == classes_.end())
       throw InputError(e.where() + ": unknown default class '" + name + "'");
@@ -608,6 +617,11 @@ class Reader {
     a.read("nuser_tendon", s.nuser_tendon);
     a.read("nuser_actuator", s.nuser_actuator);
     a.read("nuser_sensor", s.nuser_sensor);
+    for (const char* n : {"nuser_body", "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam",
+                          "nuser_tendon", "nuser_actuator", "nuser_sensor"}) {
+      int v = 0;
+      if (a.read(n, v) && v < -1) a.fail(n, "must be -1 (automatic) or more");
+    }
   }
 
   // <visual>: each child element sets the fields of the Visual group of the same name.
@@ -658,7 +672,7 @@ class Reader {
   // ---- defaults ----
 
   void read_default(const XmlElement& e, const std::string& name, const DefaultClass* parent) {
-    DefaultClass cls = parent ? *parent : classes_.at("main");
+    DefaultClass cls = parent ? *parent : classes_.at(root_class_);
     cls.name = name;
     for (const XmlElement& c : e.children) {
       AttributeReader a(c);
@@ -1182,6 +1196,7 @@ class Reader {
 
   ModelSpec& spec_;
   std::map<std::string, DefaultClass> classes_;
+  std::string root_class_ = "main";  // the name of the top-level default class
 };
 
 }  // namespace
