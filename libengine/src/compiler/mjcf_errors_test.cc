@@ -198,6 +198,18 @@ const Case kCases[] = {
      "<mujoco><default class='x'><geom size='1'/></default><default/>"
      "<worldbody><geom class='x'/></worldbody></mujoco>",
      "<geom>|unknown default class 'x'"},
+    {"damper with a negative ctrlrange",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<actuator><damper joint='j' kv='1' ctrlrange='-1 1'/></actuator></mujoco>",
+     "<damper>|cannot be negative"},
+    {"polycoef with fewer than 5 values",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<equality><joint joint1='j' polycoef='0 1'/></equality></mujoco>",
+     "<joint>|'polycoef'|too few"},
+    {"euler angles with a bad eulerseq",
+     "<mujoco><compiler eulerseq='xyw'/><worldbody><geom size='1' euler='1 2 3'/></worldbody>"
+     "</mujoco>",
+     "<geom>|eulerseq 'xyw'"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"
@@ -236,6 +248,13 @@ INSTANTIATE_TEST_SUITE_P(Classes, MjcfError, ::testing::ValuesIn(kCases),
                            }
                            return name;
                          });
+
+// MuJoCo 2.2.2 checks eulerseq's letters only where euler angles use it.
+TEST(MjcfCompiler, UnusedEulerseqLettersAreNotChecked) {
+  EXPECT_EQ(error_of("<mujoco><compiler eulerseq='xyw'/><worldbody><geom size='1' "
+                     "quat='1 0 0 0'/></worldbody></mujoco>"),
+            "");
+}
 
 TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_test";

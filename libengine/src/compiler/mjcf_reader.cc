@@ -501,8 +501,9 @@ class Reader {
     int degree = c.degree;
     if (a.read_keyword("angle", degree, {{"radian", 0}, {"degree", 1}})) c.degree = degree;
     a.read_bool("fitaabb", c.fitaabb);
+    // Its letters are checked where an euler orientation uses it, as in MuJoCo 2.2.2.
     if (a.read("eulerseq", c.eulerseq)) {
-      if (c.eulerseq.size() != 3 || c.eulerseq.find_first_not_of("xyzXYZ") != std::string::npos) {
+      if (c.eulerseq.size() != 3) {
         a.fail("eulerseq", "must be 3 characters from x, y, z, X, Y, Z");
       }
     }
@@ -1017,12 +1018,12 @@ class Reader {
         q.type = kEqJoint;
         q.name1 = a.required_string("joint1");
         a.read("joint2", q.name2);
-        a.read("polycoef", q.polycoef, 1);
+        a.read("polycoef", q.polycoef);
       } else if (c.name == "tendon") {
         q.type = kEqTendon;
         q.name1 = a.required_string("tendon1");
         a.read("tendon2", q.name2);
-        a.read("polycoef", q.polycoef, 1);
+        a.read("polycoef", q.polycoef);
       } else if (c.name == "distance") {
         q.type = kEqDistance;
         q.name1 = a.required_string("geom1");
@@ -1078,8 +1079,10 @@ class Reader {
       a.read("class", u.classname);
       read_transmission(a, u);
       read_actuator(a, c.name, u);
-      if (c.name == "adhesion" && (u.ctrlrange[0] < 0 || u.ctrlrange[1] < 0))
-        throw InputError(c.where() + ": an adhesion actuator's ctrlrange cannot be negative");
+      if ((c.name == "adhesion" || c.name == "damper") &&
+          (u.ctrlrange[0] < 0 || u.ctrlrange[1] < 0))
+        throw InputError(c.where() + ": the ctrlrange of " + c.name +
+                         " actuators cannot be negative");
       spec_.actuators.push_back(std::move(u));
     }
   }
