@@ -386,7 +386,11 @@ class Compiler {
     for (FlatGeom& g : geoms_) {
       const GeomSpec& s = *g.spec;
       GeomMassProperties p;
-      if (g.mesh >= 0) {
+      if (g.mesh >= 0 && !g.mesh_geom.error.empty()) {
+        // A degenerate mesh: an error only where the body's inertia comes from its geoms.
+        if (g.body > 0 && inertia_from_geoms_mode(bodies_[static_cast<size_t>(g.body)]))
+          fail(s.origin, s.name, "mesh '" + s.mesh + "': " + g.mesh_geom.error);
+      } else if (g.mesh >= 0) {
         p.volume = g.mesh_geom.volume;
         p.inertia = {g.mesh_geom.unit_inertia[0], g.mesh_geom.unit_inertia[1],
                      g.mesh_geom.unit_inertia[2]};

@@ -210,6 +210,10 @@ const Case kCases[] = {
      "<mujoco><compiler eulerseq='xyw'/><worldbody><geom size='1' euler='1 2 3'/></worldbody>"
      "</mujoco>",
      "<geom>|eulerseq 'xyw'"},
+    {"flat mesh whose mass a body needs",
+     "<mujoco><asset><mesh name='m' vertex='0 0 0 1 0 0 0 1 0 0 0 1' scale='0 1 1'/></asset>"
+     "<worldbody><body><joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>",
+     "<geom>|mesh 'm'|volume is too small"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"
