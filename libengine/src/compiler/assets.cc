@@ -248,6 +248,8 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
   const std::set<std::string> hulls = meshes_needing_hulls(spec.world);
   for (size_t i = 0; i < spec.meshes.size(); ++i) {
     const compiler::MeshSpec& mesh = spec.meshes[i];
+    if (a.mesh_names[i].empty())
+      fail(mesh.origin, "", "a mesh needs a name (or a file to take it from)");
     joco::MeshSpec in;
     in.name = a.mesh_names[i];
     if (!mesh.file.empty()) in.file = resolve_asset_path(mesh.file, spec.compiler.meshdir, spec);

@@ -214,6 +214,9 @@ const Case kCases[] = {
      "<mujoco><asset><mesh name='m' vertex='0 0 0 1 0 0 0 1 0 0 0 1' scale='0 1 1'/></asset>"
      "<worldbody><body><joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>",
      "<geom>|mesh 'm'|volume is too small"},
+    {"inline mesh without a name",
+     "<mujoco><asset><mesh vertex='0 0 0 1 0 0 0 1 0 0 0 1'/></asset></mujoco>",
+     "<mesh>|needs a name"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"
