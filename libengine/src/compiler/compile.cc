@@ -1321,7 +1321,7 @@ class Compiler {
       const CameraSpec& c = *cameras_[static_cast<size_t>(i)].first;
       m.cam_mode[i] = c.mode;
       m.cam_bodyid[i] = cameras_[static_cast<size_t>(i)].second;
-      m.cam_targetbodyid[i] = target_body(c.mode, c.target, c.origin, c.name);
+      m.cam_targetbodyid[i] = target_body(c.mode, c.target, m.cam_bodyid[i], c.origin, c.name);
       copy_to(m.cam_pos + 3 * i, c.pos);
       Quat q = camera_quat_[static_cast<size_t>(i)];
       math::quat_normalize(q.data());
@@ -1334,7 +1334,7 @@ class Compiler {
       const LightSpec& l = *lights_[static_cast<size_t>(i)].first;
       m.light_mode[i] = l.mode;
       m.light_bodyid[i] = lights_[static_cast<size_t>(i)].second;
-      m.light_targetbodyid[i] = target_body(l.mode, l.target, l.origin, l.name);
+      m.light_targetbodyid[i] = target_body(l.mode, l.target, m.light_bodyid[i], l.origin, l.name);
       m.light_directional[i] = l.directional;
       m.light_castshadow[i] = l.castshadow;
       m.light_active[i] = l.active;
@@ -1353,11 +1353,14 @@ class Compiler {
     }
   }
 
-  int target_body(int mode, const std::string& target, const Origin& origin,
+  // The body a camera or light in `own` body targets; MuJoCo 2.2.2 rejects targeting `own`.
+  int target_body(int mode, const std::string& target, int own, const Origin& origin,
                   const std::string& name) const {
     if (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) {
       if (target.empty()) fail(origin, name, "target body is required in targetbody modes");
-      return id_of(kObjBody, target, origin, name, "target body");
+      const int id = id_of(kObjBody, target, origin, name, "target body");
+      if (id == own) fail(origin, name, "cannot target the body it is in");
+      return id;
     }
     return -1;
   }

@@ -217,6 +217,13 @@ const Case kCases[] = {
     {"inline mesh without a name",
      "<mujoco><asset><mesh vertex='0 0 0 1 0 0 0 1 0 0 0 1'/></asset></mujoco>",
      "<mesh>|needs a name"},
+    {"camera targeting its own body",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/><camera mode='targetbody' "
+     "target='b'/></body></worldbody></mujoco>",
+     "<camera>|cannot target the body it is in"},
+    {"light targeting the world from the world",
+     "<mujoco><worldbody><light mode='targetbodycom' target='world'/></worldbody></mujoco>",
+     "<light>|cannot target the body it is in"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"
