@@ -83,9 +83,15 @@ bool AttributeReader::read(const char* name, double& out) const {
 }
 
 bool AttributeReader::read(const char* name, int& out) const {
-  double v;
-  if (!read(name, v)) return false;
-  out = to_int(name, v);
+  // As MuJoCo 2.2.2 reads a single integer: the leading decimal integer of the text, truncated to
+  // 32 bits, whatever follows it ("1.5" is 1, "2x" is 2, "3 4" is 3).
+  const std::string* text = e_.find(name);
+  if (!text) return false;
+  const char* p = text->c_str();
+  char* end = nullptr;
+  const long long v = std::strtoll(p, &end, 10);
+  if (end == p) fail(name, "'" + *text + "' is not a number");
+  out = static_cast<int>(v);
   return true;
 }
 
