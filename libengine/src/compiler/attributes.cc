@@ -43,6 +43,15 @@ bool AttributeReader::read_numbers(const char* name, std::vector<double>& out) c
     }
     if (std::isnan(v)) fail(name, "NaN is not allowed");
     if (errno == ERANGE && std::isinf(v)) fail(name, "number out of range");
+    // MuJoCo 2.2.2 reads neither hexadecimal numbers nor "infinity" nor "+inf" (it reads "inf" and
+    // "-inf", in any case).
+    const std::string token(p, static_cast<size_t>(end - p));
+    const bool literal_inf = std::isinf(v) && errno != ERANGE;
+    if (token.find_first_of("xX") != std::string::npos ||
+        (literal_inf && token.size() != (token[0] == '-' ? 4u : 3u)) ||
+        (literal_inf && token[0] == '+')) {
+      fail(name, "'" + token + "' is not a number");
+    }
     out.push_back(v);
     p = end;
   }

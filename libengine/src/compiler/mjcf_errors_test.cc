@@ -270,6 +270,18 @@ TEST(MjcfCompiler, UnusedEulerseqLettersAreNotChecked) {
             "");
 }
 
+// Real numbers MuJoCo 2.2.2 reads and rejects (each tried there).
+TEST(MjcfNumbers, RealsAsMuJoCoReadsThem) {
+  const auto margin = [](const char* v) {
+    return error_of(std::string("<mujoco><worldbody><geom size='1' margin='") + v +
+                    "'/></worldbody></mujoco>");
+  };
+  for (const char* ok : {"inf", "-INF", "InF", ".5", "5.", "+.5e-1", "1E2", "1e-400"})
+    EXPECT_EQ(margin(ok), "") << ok;
+  for (const char* bad : {"0x1p-2", "0X10", "infinity", "-Infinity", "+inf", "1e400"})
+    EXPECT_NE(margin(bad), "") << bad;
+}
+
 TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_test";
   std::filesystem::create_directories(dir);
