@@ -285,6 +285,9 @@ class Compiler {
         type != kGeomEllipsoid) {
       fail(origin, name, "fromto requires a capsule, cylinder, box or ellipsoid");
     }
+    // MuJoCo 2.2.2 rejects a pos other than 0 beside fromto (from the element or its class).
+    if (pos[0] != 0 || pos[1] != 0 || pos[2] != 0)
+      fail(origin, name, "give pos or fromto, not both");
     const Vec3 from = {ft[0], ft[1], ft[2]}, to = {ft[3], ft[4], ft[5]};
     // MuJoCo 2.2.2 points +z from the second point towards the first.
     Vec3 dir = {from[0] - to[0], from[1] - to[1], from[2] - to[2]};

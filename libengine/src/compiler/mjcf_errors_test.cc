@@ -224,6 +224,14 @@ const Case kCases[] = {
     {"light targeting the world from the world",
      "<mujoco><worldbody><light mode='targetbodycom' target='world'/></worldbody></mujoco>",
      "<light>|cannot target the body it is in"},
+    {"fromto beside a pos from the class",
+     "<mujoco><default><geom pos='1 1 1'/></default><worldbody><geom type='capsule' "
+     "fromto='0 0 0 1 0 0' size='0.1'/></worldbody></mujoco>",
+     "<geom>|pos or fromto, not both"},
+    {"inertial in the world body",
+     "<mujoco><worldbody><inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/></worldbody>"
+     "</mujoco>",
+     "<inertial>|world body"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"

@@ -885,6 +885,8 @@ class Reader {
     for (const XmlElement& c : e.children) {
       AttributeReader a(c);
       if (c.name == "inertial") {
+        if (&body == &spec_.world)
+          throw InputError(c.where() + ": the world body cannot have an inertial");
         InertialSpec in;
         in.origin = origin_of(c);
         if (!a.read("pos", in.pos))
