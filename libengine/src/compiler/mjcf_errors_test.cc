@@ -232,6 +232,13 @@ const Case kCases[] = {
      "<mujoco><worldbody><inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/></worldbody>"
      "</mujoco>",
      "<inertial>|world body"},
+    {"damper whose ctrlrange comes from its class",
+     "<mujoco><default><default class='d'><damper kv='1' ctrlrange='0 1'/></default></default>"
+     "<worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<actuator><damper class='d' joint='j'/></actuator></mujoco>",
+     "<damper>|missing required attribute 'ctrlrange'"},
+    {"damper default without ctrlrange", "<mujoco><default><damper kv='1'/></default></mujoco>",
+     "<damper>|missing required attribute 'ctrlrange'"},
     // Spatial tendon paths MuJoCo 2.2.2 rejects.
     {"spatial path of one site",
      "<mujoco><worldbody><site name='a'/></worldbody>"

@@ -697,8 +697,12 @@ class Reader {
         read_equality(a, cls.equality);
       else if (c.name == "tendon")
         read_tendon(a, cls.tendon);
-      else if (c.name != "default")
+      else if (c.name != "default") {
+        // ... and on a damper's default too (not an adhesion's).
+        if (c.name == "damper" && !a.has("ctrlrange"))
+          throw InputError(c.where() + ": missing required attribute 'ctrlrange'");
         read_actuator(a, c.name, cls.actuator);
+      }
     }
     classes_[name] = cls;
     for (const XmlElement& c : e.children) {
@@ -1080,6 +1084,9 @@ class Reader {
       a.read("name", u.name);
       a.read("class", u.classname);
       read_transmission(a, u);
+      // MuJoCo 2.2.2 wants an adhesion's and a damper's ctrlrange on the element itself.
+      if ((c.name == "adhesion" || c.name == "damper") && !a.has("ctrlrange"))
+        throw InputError(c.where() + ": missing required attribute 'ctrlrange'");
       read_actuator(a, c.name, u);
       if ((c.name == "adhesion" || c.name == "damper") &&
           (u.ctrlrange[0] < 0 || u.ctrlrange[1] < 0))
