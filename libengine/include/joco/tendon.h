@@ -13,8 +13,8 @@ namespace joco {
 // through their sites, wrapping around spheres and cylinders (infinite for wrapping) as MuJoCo
 // 2.2.2 decides it: without a side site only when the straight segment crosses the geom, the short
 // way; with a side site outside the geom on the side of the side site; with a side site inside the
-// geom the path must touch it (joco finds the touch point to machine precision, MuJoCo 2.2.2 to
-// about 1e-7). Each branch started by a pulley is divided by its divisor.
+// geom the path must touch it (the touch point found as MuJoCo 2.2.2 finds it, within about 1e-7 of
+// the shortest path's). Each branch started by a pulley is divided by its divisor.
 //
 // Writes ten_length; ten_J as a dense ntendon x nv matrix (the gradient of the length with respect
 // to the joint velocities); ten_J_rownnz, ten_J_rowadr, ten_J_colind: the dofs each row can depend

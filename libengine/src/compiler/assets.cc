@@ -10,6 +10,7 @@
 #include "compiler/png.h"
 #include "compiler/texture.h"
 #include "joco/error.h"
+#include "math/vec.h"
 
 namespace joco::compiler {
 
@@ -66,6 +67,108 @@ std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& n
   std::vector<float> data(static_cast<size_t>(n));
   std::memcpy(data.data(), bytes.data() + sizeof(header), 4 * n);
   return data;
+}
+
+// A skin from MuJoCo's binary SKN format (XMLreference, skin): int32 nvertex, ntexcoord, nface,
+// nbone; float32 vertices and texture coordinates; int32 faces; then per bone a 40-byte body name,
+// float32 bindpos[3] and bindquat[4], int32 vertex count, its int32 vertex ids and float32
+// weights; and nothing more.
+void read_skin_file(const std::string& path, SkinSpec& s) {
+  const std::vector<uint8_t> bytes = read_binary_file(path);
+  const std::string where = "skin file '" + path + "'";
+  size_t at = 0;
+  // `n` 4-byte values (or `n` bytes) at the read position, or an error naming `what`.
+  auto take = [&](size_t n, const std::string& what, size_t size = 4) -> const uint8_t* {
+    if (n > (bytes.size() - at) / size) fail(s.origin, s.name, where + " ends inside " + what);
+    const uint8_t* p = bytes.data() + at;
+    at += size * n;
+    return p;
+  };
+  auto int_at = [](const uint8_t* p, size_t k) {
+    int32_t v;
+    std::memcpy(&v, p + 4 * k, 4);
+    return v;
+  };
+  auto float_at = [](const uint8_t* p, size_t k) {
+    float v;
+    std::memcpy(&v, p + 4 * k, 4);
+    return static_cast<double>(v);
+  };
+  const uint8_t* head = take(4, "its header (4 int32 counts)");
+  const int32_t nvertex = int_at(head, 0), ntexcoord = int_at(head, 1), nface = int_at(head, 2),
+                nbone = int_at(head, 3);
+  if (nvertex < 0 || ntexcoord < 0 || nface < 0 || nbone < 0)
+    fail(s.origin, s.name, where + " has a negative count in its header");
+  if (ntexcoord != 0 && ntexcoord != nvertex) {
+    fail(s.origin, s.name,
+         where + " has " + std::to_string(ntexcoord) + " texture coordinates for " +
+             std::to_string(nvertex) + " vertices (must be 0 or as many)");
+  }
+  const uint8_t* vert = take(3 * static_cast<size_t>(nvertex), "the vertex data");
+  const uint8_t* tex = take(2 * static_cast<size_t>(ntexcoord), "the texture coordinates");
+  const uint8_t* face = take(3 * static_cast<size_t>(nface), "the face data");
+  for (size_t k = 0; k < 3 * static_cast<size_t>(nvertex); ++k)
+    s.vertex.push_back(float_at(vert, k));
+  for (size_t k = 0; k < 2 * static_cast<size_t>(ntexcoord); ++k)
+    s.texcoord.push_back(float_at(tex, k));
+  for (size_t k = 0; k < 3 * static_cast<size_t>(nface); ++k) s.face.push_back(int_at(face, k));
+  for (int32_t i = 0; i < nbone; ++i) {
+    const std::string bone = "bone " + std::to_string(i);
+    SkinBoneSpec b;
+    b.origin = s.origin;
+    // A name of 40 characters loses its last, as in MuJoCo, which keeps a terminating 0.
+    const char* name = reinterpret_cast<const char*>(take(40, bone + "'s body name", 1));
+    b.body.assign(name, std::find(name, name + 39, '\0'));
+    const uint8_t* bind = take(7, bone + "'s bind pose");
+    for (size_t k = 0; k < 3; ++k) b.bindpos[k] = float_at(bind, k);
+    for (size_t k = 0; k < 4; ++k) b.bindquat[k] = float_at(bind, 3 + k);
+    const int32_t count = int_at(take(1, bone + "'s vertex count"), 0);
+    if (count <= 0) fail(s.origin, s.name, where + ": " + bone + " has no vertices");
+    const uint8_t* ids = take(static_cast<size_t>(count), bone + "'s vertex ids");
+    const uint8_t* weights = take(static_cast<size_t>(count), bone + "'s vertex weights");
+    for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
+      b.vertid.push_back(int_at(ids, k));
+      b.vertweight.push_back(float_at(weights, k));
+    }
+    s.bones.push_back(std::move(b));
+  }
+  if (at != bytes.size()) {
+    fail(s.origin, s.name,
+         where + " has " + std::to_string(bytes.size() - at) + " bytes after its last bone");
+  }
+}
+
+// A skin's data as MuJoCo 2.2.2 requires it: whole vertices, faces and texture coordinate pairs
+// (one pair per vertex, or none); some vertices, faces and bones; faces and bones referring to
+// vertices that exist; and a positive total bone weight at every vertex.
+void check_skin_data(const SkinSpec& s) {
+  if (s.vertex.size() % 3 || s.face.size() % 3 || s.texcoord.size() % 2) {
+    fail(s.origin, s.name, "skin vertex, face or texcoord data has a wrong length");
+  }
+  const size_t nvert = s.vertex.size() / 3;
+  if (!s.texcoord.empty() && s.texcoord.size() / 2 != nvert) {
+    fail(s.origin, s.name, "a skin's texcoord must give one pair per vertex");
+  }
+  if (nvert == 0 || s.face.empty() || s.bones.empty())
+    fail(s.origin, s.name, "a skin needs vertices, faces and bones");
+  for (int v : s.face) {
+    if (v < 0 || static_cast<size_t>(v) >= nvert)
+      fail(s.origin, s.name, "skin face refers to a missing vertex");
+  }
+  std::vector<double> total(nvert, 0.0);
+  for (const SkinBoneSpec& b : s.bones) {
+    for (size_t k = 0; k < b.vertid.size(); ++k) {
+      if (b.vertid[k] < 0 || static_cast<size_t>(b.vertid[k]) >= nvert)
+        fail(b.origin, s.name, "bone vertex id out of range");
+      total[static_cast<size_t>(b.vertid[k])] += static_cast<float>(b.vertweight[k]);
+    }
+  }
+  for (size_t v = 0; v < nvert; ++v) {
+    if (!(total[v] > 0)) {
+      fail(s.origin, s.name,
+           "skin vertex " + std::to_string(v) + " needs a positive total weight from its bones");
+    }
+  }
 }
 
 // Height field data from a PNG: the elevation is the red channel (the grey level of grey images),
@@ -145,6 +248,8 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
   const std::set<std::string> hulls = meshes_needing_hulls(spec.world);
   for (size_t i = 0; i < spec.meshes.size(); ++i) {
     const compiler::MeshSpec& mesh = spec.meshes[i];
+    if (a.mesh_names[i].empty())
+      fail(mesh.origin, "", "a mesh needs a name (or a file to take it from)");
     joco::MeshSpec in;
     in.name = a.mesh_names[i];
     if (!mesh.file.empty()) in.file = resolve_asset_path(mesh.file, spec.compiler.meshdir, spec);
@@ -215,12 +320,22 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
     }
     a.hfields.push_back(std::move(c));
   }
-  for (const SkinSpec& s : spec.skins) {
-    if (!s.file.empty())
-      fail(s.origin, s.name, "skin files are not supported; give vertex, face and bone data");
-    if (s.vertex.size() % 3 || s.face.size() % 3 || s.texcoord.size() % 2) {
-      fail(s.origin, s.name, "skin vertex, face or texcoord data has a wrong length");
+  a.skins = spec.skins;
+  for (SkinSpec& s : a.skins) {
+    if (!s.file.empty()) {
+      if (!s.vertex.empty() || !s.texcoord.empty() || !s.face.empty() || !s.bones.empty()) {
+        fail(s.origin, s.name, "a skin with a file takes its vertices, faces and bones from it");
+      }
+      const std::string path = resolve_asset_path(s.file, spec.compiler.meshdir, spec);
+      try {  // file errors name the file; add the element
+        read_skin_file(path, s);
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (what.rfind(path, 0) == 0) fail(s.origin, s.name, what);
+        throw;
+      }
     }
+    check_skin_data(s);
     if (!s.material.empty() && !a.material_ids.count(s.material)) {
       fail(s.origin, s.name, "unknown material '" + s.material + "'");
     }
@@ -236,8 +351,8 @@ void CompiledAssets::add_sizes(ModelSizes& s) const {
     s.nmeshface += static_cast<int>(m.face.size() / 3);
     s.nmeshgraph += static_cast<int>(m.graph.size());
   }
-  s.nskin = static_cast<int>(spec->skins.size());
-  for (const SkinSpec& k : spec->skins) {
+  s.nskin = static_cast<int>(skins.size());
+  for (const SkinSpec& k : skins) {
     s.nskinvert += static_cast<int>(k.vertex.size() / 3);
     s.nskintexvert += static_cast<int>(k.texcoord.size() / 2);
     s.nskinface += static_cast<int>(k.face.size() / 3);
@@ -283,7 +398,7 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
 
   int skinvert = 0, skintex = 0, skinface = 0, bone = 0, bonevert = 0;
   for (int i = 0; i < m.nskin; ++i) {
-    const SkinSpec& s = model_spec.skins[static_cast<size_t>(i)];
+    const SkinSpec& s = skins[static_cast<size_t>(i)];
     m.skin_matid[i] = s.material.empty() ? -1 : material_ids.at(s.material);
     m.skin_group[i] = s.group;
     for (int k = 0; k < 4; ++k)
@@ -301,24 +416,22 @@ void CompiledAssets::fill(Model& m, const std::map<std::string, int>& body_ids,
       m.skin_vert[3 * skinvert + static_cast<int>(k)] = static_cast<float>(s.vertex[k]);
     for (size_t k = 0; k < s.texcoord.size(); ++k)
       m.skin_texcoord[2 * skintex + static_cast<int>(k)] = static_cast<float>(s.texcoord[k]);
-    for (size_t k = 0; k < s.face.size(); ++k) {
-      if (s.face[k] < 0 || s.face[k] >= nvert)
-        fail(s.origin, s.name, "skin face refers to a missing vertex");
+    for (size_t k = 0; k < s.face.size(); ++k)
       m.skin_face[3 * skinface + static_cast<int>(k)] = s.face[k];
-    }
     for (const SkinBoneSpec& b : s.bones) {
       auto body = body_ids.find(b.body);
       if (body == body_ids.end()) fail(b.origin, s.name, "unknown body '" + b.body + "'");
       m.skin_bonebodyid[bone] = body->second;
       for (int k = 0; k < 3; ++k)
         m.skin_bonebindpos[3 * bone + k] = static_cast<float>(b.bindpos[static_cast<size_t>(k)]);
-      for (int k = 0; k < 4; ++k)
-        m.skin_bonebindquat[4 * bone + k] = static_cast<float>(b.bindquat[static_cast<size_t>(k)]);
+      // MuJoCo keeps the bind quaternion in float and normalises that.
+      double quat[4];
+      for (size_t k = 0; k < 4; ++k) quat[k] = static_cast<float>(b.bindquat[k]);
+      math::quat_normalize(quat);
+      for (int k = 0; k < 4; ++k) m.skin_bonebindquat[4 * bone + k] = static_cast<float>(quat[k]);
       m.skin_bonevertadr[bone] = bonevert;
       m.skin_bonevertnum[bone] = static_cast<int>(b.vertid.size());
       for (size_t k = 0; k < b.vertid.size(); ++k) {
-        if (b.vertid[k] < 0 || b.vertid[k] >= nvert)
-          fail(b.origin, s.name, "bone vertex id out of range");
         m.skin_bonevertid[bonevert] = b.vertid[k];
         m.skin_bonevertweight[bonevert] = static_cast<float>(b.vertweight[k]);
         ++bonevert;

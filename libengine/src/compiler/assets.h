@@ -28,6 +28,7 @@ struct CompiledAssets {
   std::vector<CompiledMesh> meshes;
   std::vector<CompiledTexture> textures;
   std::vector<CompiledHfield> hfields;
+  std::vector<SkinSpec> skins;  // the model's skins, those from files read
   std::vector<std::string> mesh_names, skin_names, hfield_names, texture_names, material_names;
   std::map<std::string, int> mesh_ids, skin_ids, hfield_ids, texture_ids, material_ids;
   const ModelSpec* spec = nullptr;

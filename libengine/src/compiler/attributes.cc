@@ -43,6 +43,15 @@ bool AttributeReader::read_numbers(const char* name, std::vector<double>& out) c
     }
     if (std::isnan(v)) fail(name, "NaN is not allowed");
     if (errno == ERANGE && std::isinf(v)) fail(name, "number out of range");
+    // MuJoCo 2.2.2 reads neither hexadecimal numbers nor "infinity" nor "+inf" (it reads "inf" and
+    // "-inf", in any case).
+    const std::string token(p, static_cast<size_t>(end - p));
+    const bool literal_inf = std::isinf(v) && errno != ERANGE;
+    if (token.find_first_of("xX") != std::string::npos ||
+        (literal_inf && token.size() != (token[0] == '-' ? 4u : 3u)) ||
+        (literal_inf && token[0] == '+')) {
+      fail(name, "'" + token + "' is not a number");
+    }
     out.push_back(v);
     p = end;
   }
@@ -83,9 +92,15 @@ bool AttributeReader::read(const char* name, double& out) const {
 }
 
 bool AttributeReader::read(const char* name, int& out) const {
-  double v;
-  if (!read(name, v)) return false;
-  out = to_int(name, v);
+  // As MuJoCo 2.2.2 reads a single integer: the leading decimal integer of the text, truncated to
+  // 32 bits, whatever follows it ("1.5" is 1, "2x" is 2, "3 4" is 3).
+  const std::string* text = e_.find(name);
+  if (!text) return false;
+  const char* p = text->c_str();
+  char* end = nullptr;
+  const long long v = std::strtoll(p, &end, 10);
+  if (end == p) fail(name, "'" + *text + "' is not a number");
+  out = static_cast<int>(v);
   return true;
 }
 

@@ -25,7 +25,8 @@ class AttributeReader {
   std::string required_string(const char* name) const;
 
   // Numbers: whitespace-separated reals. Arrays need exactly N values unless min_count says fewer
-  // are accepted (the rest keep their current values).
+  // are accepted (the rest keep their current values). A single int is the text's leading decimal
+  // integer, as MuJoCo 2.2.2 reads it.
   bool read(const char* name, double& out) const;
   bool read(const char* name, int& out) const;
   template <size_t N>

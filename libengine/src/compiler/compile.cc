@@ -286,6 +286,9 @@ class Compiler {
         type != kGeomEllipsoid) {
       fail(origin, name, "fromto requires a capsule, cylinder, box or ellipsoid");
     }
+    // MuJoCo 2.2.2 rejects a pos other than 0 beside fromto (from the element or its class).
+    if (pos[0] != 0 || pos[1] != 0 || pos[2] != 0)
+      fail(origin, name, "give pos or fromto, not both");
     const Vec3 from = {ft[0], ft[1], ft[2]}, to = {ft[3], ft[4], ft[5]};
     // MuJoCo 2.2.2 points +z from the second point towards the first.
     Vec3 dir = {from[0] - to[0], from[1] - to[1], from[2] - to[2]};
@@ -358,7 +361,9 @@ class Compiler {
     g.spec->size = {g.mesh_geom.size[0], g.mesh_geom.size[1], g.mesh_geom.size[2]};
   }
 
-  static void check_size(const GeomSpec& s) {
+  // Geoms and sites alike (MuJoCo 2.2.2 checks both).
+  template <class Spec>
+  static void check_size(const Spec& s) {
     int needed = 0;
     switch (s.type) {
       case kGeomSphere: needed = 1; break;
@@ -385,7 +390,11 @@ class Compiler {
     for (FlatGeom& g : geoms_) {
       const GeomSpec& s = *g.spec;
       GeomMassProperties p;
-      if (g.mesh >= 0) {
+      if (g.mesh >= 0 && !g.mesh_geom.error.empty()) {
+        // A degenerate mesh: an error only where the body's inertia comes from its geoms.
+        if (g.body > 0 && inertia_from_geoms_mode(bodies_[static_cast<size_t>(g.body)]))
+          fail(s.origin, s.name, "mesh '" + s.mesh + "': " + g.mesh_geom.error);
+      } else if (g.mesh >= 0) {
         p.volume = g.mesh_geom.volume;
         p.inertia = {g.mesh_geom.unit_inertia[0], g.mesh_geom.unit_inertia[1],
                      g.mesh_geom.unit_inertia[2]};
@@ -1161,6 +1170,8 @@ class Compiler {
       if (m.jnt_limited[j] && s.range[0] >= s.range[1] && s.type != kJointBall) {
         fail(s.origin, s.name, "range[0] must be smaller than range[1]");
       }
+      if (m.jnt_limited[j] && s.type == kJointBall && s.range[0] != 0)
+        fail(s.origin, s.name, "a ball joint's range[0] must be 0");
       copy_to(m.jnt_solref + kNREF * j, s.solref_limit);
       copy_to(m.jnt_solimp + kNIMP * j, s.solimp_limit);
       copy_to(m.jnt_pos + 3 * j, s.pos);
@@ -1297,6 +1308,7 @@ class Compiler {
       m.site_bodyid[i] = f.body;
       m.site_matid[i] = f.material;
       m.site_group[i] = s.group;
+      check_size(s);
       copy_to(m.site_size + 3 * i, s.size);
       copy_to(m.site_pos + 3 * i, f.pos);
       Quat q = f.quat;
@@ -1313,7 +1325,7 @@ class Compiler {
       const CameraSpec& c = *cameras_[static_cast<size_t>(i)].first;
       m.cam_mode[i] = c.mode;
       m.cam_bodyid[i] = cameras_[static_cast<size_t>(i)].second;
-      m.cam_targetbodyid[i] = target_body(c.mode, c.target, c.origin, c.name);
+      m.cam_targetbodyid[i] = target_body(c.mode, c.target, m.cam_bodyid[i], c.origin, c.name);
       copy_to(m.cam_pos + 3 * i, c.pos);
       Quat q = camera_quat_[static_cast<size_t>(i)];
       math::quat_normalize(q.data());
@@ -1326,7 +1338,7 @@ class Compiler {
       const LightSpec& l = *lights_[static_cast<size_t>(i)].first;
       m.light_mode[i] = l.mode;
       m.light_bodyid[i] = lights_[static_cast<size_t>(i)].second;
-      m.light_targetbodyid[i] = target_body(l.mode, l.target, l.origin, l.name);
+      m.light_targetbodyid[i] = target_body(l.mode, l.target, m.light_bodyid[i], l.origin, l.name);
       m.light_directional[i] = l.directional;
       m.light_castshadow[i] = l.castshadow;
       m.light_active[i] = l.active;
@@ -1345,11 +1357,14 @@ class Compiler {
     }
   }
 
-  int target_body(int mode, const std::string& target, const Origin& origin,
+  // The body a camera or light in `own` body targets; MuJoCo 2.2.2 rejects targeting `own`.
+  int target_body(int mode, const std::string& target, int own, const Origin& origin,
                   const std::string& name) const {
     if (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) {
       if (target.empty()) fail(origin, name, "target body is required in targetbody modes");
-      return id_of(kObjBody, target, origin, name, "target body");
+      const int id = id_of(kObjBody, target, origin, name, "target body");
+      if (id == own) fail(origin, name, "cannot target the body it is in");
+      return id;
     }
     return -1;
   }
@@ -1405,6 +1420,11 @@ class Compiler {
       } else {
         m.eq_obj2id[i] = id_of(type, e.name2, e.origin, e.name, what);
       }
+      if (m.eq_obj1id[i] == m.eq_obj2id[i]) {
+        fail(e.origin, e.name,
+             "an equality constraint cannot relate " + std::string(what) + " '" +
+                 (e.name1.empty() ? "world" : e.name1) + "' to itself");
+      }
       switch (e.type) {
         case kEqConnect: copy_to(data, e.anchor); break;
         case kEqWeld:
@@ -1441,12 +1461,35 @@ class Compiler {
     }
   }
 
+  // The shape of a spatial tendon's path as MuJoCo 2.2.2 requires it (each rule observed as an
+  // error there): at least two elements; no pulley at the end or next to another; a wrapping geom
+  // between two sites; a site next to at least one element that is not a pulley.
+  static void check_spatial_path(const TendonSpec& s) {
+    const std::vector<WrapSpec>& path = s.path;
+    const size_t n = path.size();
+    if (n < 2) fail(s.origin, s.name, "a spatial tendon's path needs at least two elements");
+    auto is = [&](size_t i, int type) { return i < n && path[i].type == type; };
+    if (is(n - 1, kWrapPulley)) fail(path[n - 1].origin, s.name, "a path cannot end with a pulley");
+    for (size_t i = 0; i < n; ++i) {
+      const WrapSpec& w = path[i];
+      if (w.type == kWrapPulley && is(i + 1, kWrapPulley))
+        fail(path[i + 1].origin, s.name, "two pulleys in a row");
+      if (w.type == kWrapSphere && !(i > 0 && is(i - 1, kWrapSite) && is(i + 1, kWrapSite)))
+        fail(w.origin, s.name, "a wrapping geom must have a site on each side");
+      if (w.type == kWrapSite && !(i > 0 && !is(i - 1, kWrapPulley)) &&
+          !(i + 1 < n && !is(i + 1, kWrapPulley))) {
+        fail(w.origin, s.name, "a site needs a neighbour in the path that is not a pulley");
+      }
+    }
+  }
+
   void fill_tendons(Model& m) {
     int wrap = 0;
     const bool autolimits = spec_.compiler.autolimits;
     for (int t = 0; t < m.ntendon; ++t) {
       const TendonSpec& s = spec_.tendons[static_cast<size_t>(t)];
       if (s.path.empty()) fail(s.origin, s.name, "a tendon needs at least one path element");
+      if (s.spatial) check_spatial_path(s);
       m.tendon_adr[t] = wrap;
       m.tendon_num[t] = static_cast<int>(s.path.size());
       m.tendon_matid[t] =
@@ -1454,6 +1497,8 @@ class Compiler {
       m.tendon_group[t] = s.group;
       m.tendon_limited[t] = resolve_limited(s.limited, s.range_given, autolimits, s.origin, s.name,
                                             "limited", "range");
+      if (m.tendon_limited[t] && !(s.range[0] < s.range[1]))
+        fail(s.origin, s.name, "range[0] must be smaller than range[1]");
       m.tendon_width[t] = s.width;
       copy_to(m.tendon_solref_lim + kNREF * t, s.solref_limit);
       copy_to(m.tendon_solimp_lim + kNIMP * t, s.solimp_limit);
@@ -1695,6 +1740,7 @@ class Compiler {
     adr = 0;
     for (int i = 0; i < m.ntuple; ++i) {
       const TupleSpec& t = spec_.tuples[static_cast<size_t>(i)];
+      if (t.elements.empty()) fail(t.origin, t.name, "a tuple needs at least one element");
       m.tuple_adr[i] = adr;
       m.tuple_size[i] = static_cast<int>(t.elements.size());
       for (const TupleSpec::Element& e : t.elements) {

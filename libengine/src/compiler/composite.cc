@@ -243,10 +243,9 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
         throw InputError(child.where() + ": missing required attribute 'coord'");
       if (coord.empty() || coord.size() > 2) r.fail("coord", "needs one or two grid coordinates");
       std::array<int, 2> pin = {coord[0], coord.size() > 1 ? coord[1] : 0};
-      if (pin[0] < 0 || pin[0] >= c.count[0] || pin[1] < 0 || pin[1] >= c.count[1]) {
-        r.fail("coord", "is outside the grid");
-      }
-      c.pins.push_back(pin);
+      // A pin outside the grid pins nothing (MuJoCo 2.2.2 accepts it).
+      if (pin[0] >= 0 && pin[0] < c.count[0] && pin[1] >= 0 && pin[1] < c.count[1])
+        c.pins.push_back(pin);
     }
   }
   // The geom types each composite type supports: particles and grids are spheres; the soft shells

@@ -126,6 +126,22 @@ std::string composite_error(const std::string& composite, const std::string& par
   return "";
 }
 
+// As in MuJoCo 2.2.2, a pin outside the grid is accepted and pins nothing.
+TEST(Composite, PinsOutsideTheGridPinNothing) {
+  const auto joints = [](const std::string& pin) {
+    return compile_mjcf(
+               "<mujoco><worldbody><composite type='grid' count='3 3' spacing='0.1'>"
+               "<geom size='0.01'/>" +
+                   pin + "</composite></worldbody></mujoco>",
+               "composite.xml", ".")
+        .njnt;
+  };
+  const int free = joints("");
+  EXPECT_EQ(joints("<pin coord='1 1'/>"), free - 3);  // a pinned element loses its 3 slides
+  for (const char* outside : {"<pin coord='3 0'/>", "<pin coord='-1'/>", "<pin coord='0 5'/>"})
+    EXPECT_EQ(joints(outside), free) << outside;
+}
+
 TEST(CompositeErrors, NameFileLineAndElement) {
   struct Case {
     std::string composite, parent, expected;
@@ -144,11 +160,6 @@ TEST(CompositeErrors, NameFileLineAndElement) {
       {"<composite type='blob' count='3 3' spacing='0.1'>" + geom + "</composite>", "", "type"},
       {"<composite count='3 3' spacing='0.1'>" + geom + "</composite>", "", "'type'"},
       {"<composite type='grid' spacing='0.1'>" + geom + "</composite>", "", "'count'"},
-      {"<composite type='grid' count='3 3' spacing='0.1'>" + geom +
-           "<pin coord='3 0'/></composite>",
-       "", "outside the grid"},
-      {"<composite type='grid' count='3 1' spacing='0.1'>" + geom + "<pin coord='-1'/></composite>",
-       "", "outside the grid"},
       {"<composite type='particle' count='1000 1000 2' spacing='0.1'>" + geom + "</composite>", "",
        "too many elements"},
       {"<composite type='particle' count='2' spacing='0.1'><geom type='box' size='1 1 "

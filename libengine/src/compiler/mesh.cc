@@ -253,6 +253,8 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
   if (area_total < kMinVal) throw InputError(where + ": mesh surface area is too small");
   for (int k = 0; k < 3; ++k) facecen[k] /= area_total;
 
+  MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
+  MeshMassFrame& shell = mesh.mass[static_cast<int>(MeshInertia::kShell)];
   // Volume and centre of mass of the union of pyramids; the legacy computation counts every
   // pyramid as positive, which is exact only for convex meshes.
   double volume = 0;
@@ -266,7 +268,13 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     volume += vol;
     for (int k = 0; k < 3; ++k) com[k] += vol * (cen[k] * 3.0 / 4.0 + facecen[k] / 4.0);
   }
-  if (volume < kMinVal) throw InputError(where + ": mesh volume is too small");
+  if (volume < kMinVal) {
+    // As MuJoCo 2.2.2: the mesh stays as scaled (not centred or aligned), without mass frames or
+    // extents; only a geom whose mass its body needs makes this an error (see mesh_geom).
+    frame.error = shell.error = "mesh volume is too small";
+    mesh.exactmeshinertia = options.exactmeshinertia;
+    return mesh;
+  }
   for (int k = 0; k < 3; ++k) com[k] /= volume;
   for (int i = 0; i < nvert; ++i)
     for (int k = 0; k < 3; ++k) {
@@ -275,7 +283,6 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     }
 
   // Second moments about the centre of mass, then the principal axes.
-  MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
   double eigval[3];
   volume = principal_inertia(mesh, spec.density, options.exactmeshinertia, /*shell=*/false, eigval,
                              frame.quat);
@@ -302,7 +309,6 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
   // The shell (mass on the surface), computed in the aligned frame as MuJoCo 2.2.2 does: its
   // "centre" is 3/4 of the area centroid (the pyramid formula with the apex left at the origin),
   // and its axes and box come from the second moments about the origin, not about that centre.
-  MeshMassFrame& shell = mesh.mass[static_cast<int>(MeshInertia::kShell)];
   double area = 0;
   for (int f = 0; f < nface; ++f) {
     double nrm[3], cen[3];
@@ -339,7 +345,13 @@ MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std
   const MeshMassFrame& volume_frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
   const MeshMassFrame& frame =
       geom.shellinertia ? mesh.mass[static_cast<int>(MeshInertia::kShell)] : volume_frame;
-  if (!frame.valid) throw InputError(where + ": " + frame.error);
+  if (!frame.valid) {
+    // A mesh geom of a degenerate mesh has no offset or size; using its mass is the error.
+    if (geom.type != kGeomMesh) throw InputError(where + ": " + frame.error);
+    MeshGeom out;
+    out.error = frame.error;
+    return out;
+  }
   MeshGeom out;
   math::copy3(out.pos, frame.pos);
   math::copy4(out.quat, frame.quat);

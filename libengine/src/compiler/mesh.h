@@ -99,9 +99,11 @@ struct MeshGeom {
   // primitives these are the primitive's, from its fitted size.
   double volume = 0;
   double unit_inertia[3] = {0, 0, 0};
+  std::string error;  // not empty: the mesh has no mass frame, and a body needing it is an error
 };
 
-// Throws InputError (prefixed by `where`) for an unsupported type or a degenerate mass frame.
+// Throws InputError (prefixed by `where`) for an unsupported type, or a primitive fitted to a
+// degenerate mesh (a mesh geom of one gets `error` set instead).
 MeshGeom mesh_geom(const CompiledMesh& mesh, const MeshGeomSpec& geom, const std::string& where);
 
 // geom_pos / geom_quat of a geom with frame (pos, quat) in its body that uses the mesh offset.

@@ -334,6 +334,25 @@ TEST(Mesh, RejectsBadMeshes) {
   EXPECT_THROW(mesh_geom(m, shell_box, "g"), InputError);
 }
 
+// A mesh without volume compiles as MuJoCo 2.2.2 compiles it (scaled, not centred, no mass frames);
+// only using its mass is an error (compiler/flat_mesh.xml compares every field with MuJoCo's).
+TEST(Mesh, FlatMeshCompilesWithoutMassFrames) {
+  MeshSpec spec = inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1});
+  spec.scale[0] = 0;
+  spec.scale[2] = 2;
+  const CompiledMesh m = compile_mesh(spec, MeshOptions{}, "m");
+  const std::vector<float> scaled = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2};
+  EXPECT_EQ(m.vert, scaled);
+  EXPECT_FALSE(m.mass[0].valid);
+  EXPECT_FALSE(m.mass[1].valid);
+  const MeshGeom g = mesh_geom(m, MeshGeomSpec{}, "g");
+  EXPECT_NE(g.error.find("volume is too small"), std::string::npos);
+  EXPECT_EQ(g.size[0], 0);
+  MeshGeomSpec sphere;
+  sphere.type = kGeomSphere;
+  EXPECT_THROW(mesh_geom(m, sphere, "g"), InputError);
+}
+
 TEST(Mesh, FittedPrimitivesEncloseTheAabb) {
   const double c0[3] = {0.2, 0.1, -0.3};
   const CompiledMesh m =

@@ -149,6 +149,120 @@ const Case kCases[] = {
      "<tendon><spatial><site site='a'/><geom geom='g'/><site "
      "site='b'/></spatial></tendon></mujoco>",
      "<geom>|spheres or cylinders"},
+    // Rules MuJoCo 2.2.2 enforces (each tried there).
+    {"adhesion with a negative ctrlrange",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/></body></worldbody>"
+     "<actuator><adhesion body='b' ctrlrange='-1 1'/></actuator></mujoco>",
+     "<adhesion>|cannot be negative"},
+    {"user sensor without needstage",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/></body></worldbody>"
+     "<sensor><user objtype='body' objname='b' datatype='real' dim='1'/></sensor></mujoco>",
+     "<user>|missing required attribute 'needstage'"},
+    {"negative sensor noise",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<sensor><jointpos joint='j' noise='-1'/></sensor></mujoco>",
+     "<jointpos>|'noise'|negative"},
+    {"negative sensor cutoff",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<sensor><jointpos joint='j' cutoff='-1'/></sensor></mujoco>",
+     "<jointpos>|'cutoff'|negative"},
+    {"weld of a body to itself",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/></body></worldbody>"
+     "<equality><weld body1='b' body2='b'/></equality></mujoco>",
+     "<weld>|body 'b' to itself"},
+    {"connect of the world to itself",
+     "<mujoco><equality><connect body1='world' anchor='0 0 0'/></equality></mujoco>",
+     "<connect>|body 'world' to itself"},
+    {"joint equality of a joint to itself",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<equality><joint joint1='j' joint2='j'/></equality></mujoco>",
+     "<joint>|joint 'j' to itself"},
+    {"limited ball joint with range[0] not 0",
+     "<mujoco><worldbody><body><joint type='ball' limited='true' range='0.1 1'/><geom "
+     "size='1'/></body></worldbody></mujoco>",
+     "<joint>|range[0] must be 0"},
+    {"site of size 0", "<mujoco><worldbody><site size='0'/></worldbody></mujoco>",
+     "<site>|size 0 must be positive"},
+    {"box site with a negative size",
+     "<mujoco><worldbody><site type='box' size='0.1 -0.1 0.1'/></worldbody></mujoco>",
+     "<site>|size 1 must be positive"},
+    {"limited tendon with an empty range",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<tendon><fixed limited='true' range='1 1'><joint joint='j' coef='1'/></fixed></tendon>"
+     "</mujoco>",
+     "<fixed>|range[0] must be smaller"},
+    {"empty tuple", "<mujoco><custom><tuple name='t'/></custom></mujoco>",
+     "<tuple 't'>|at least one element"},
+    {"nuser below -1", "<mujoco><size nuser_geom='-2'/></mujoco>", "<size>|'nuser_geom'|-1"},
+    {"class of a renamed root",
+     "<mujoco><default class='x'><geom size='1'/></default><default/>"
+     "<worldbody><geom class='x'/></worldbody></mujoco>",
+     "<geom>|unknown default class 'x'"},
+    {"damper with a negative ctrlrange",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<actuator><damper joint='j' kv='1' ctrlrange='-1 1'/></actuator></mujoco>",
+     "<damper>|cannot be negative"},
+    {"polycoef with fewer than 5 values",
+     "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<equality><joint joint1='j' polycoef='0 1'/></equality></mujoco>",
+     "<joint>|'polycoef'|too few"},
+    {"euler angles with a bad eulerseq",
+     "<mujoco><compiler eulerseq='xyw'/><worldbody><geom size='1' euler='1 2 3'/></worldbody>"
+     "</mujoco>",
+     "<geom>|eulerseq 'xyw'"},
+    {"flat mesh whose mass a body needs",
+     "<mujoco><asset><mesh name='m' vertex='0 0 0 1 0 0 0 1 0 0 0 1' scale='0 1 1'/></asset>"
+     "<worldbody><body><joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>",
+     "<geom>|mesh 'm'|volume is too small"},
+    {"inline mesh without a name",
+     "<mujoco><asset><mesh vertex='0 0 0 1 0 0 0 1 0 0 0 1'/></asset></mujoco>",
+     "<mesh>|needs a name"},
+    {"camera targeting its own body",
+     "<mujoco><worldbody><body name='b'><joint/><geom size='1'/><camera mode='targetbody' "
+     "target='b'/></body></worldbody></mujoco>",
+     "<camera>|cannot target the body it is in"},
+    {"light targeting the world from the world",
+     "<mujoco><worldbody><light mode='targetbodycom' target='world'/></worldbody></mujoco>",
+     "<light>|cannot target the body it is in"},
+    {"fromto beside a pos from the class",
+     "<mujoco><default><geom pos='1 1 1'/></default><worldbody><geom type='capsule' "
+     "fromto='0 0 0 1 0 0' size='0.1'/></worldbody></mujoco>",
+     "<geom>|pos or fromto, not both"},
+    {"inertial in the world body",
+     "<mujoco><worldbody><inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/></worldbody>"
+     "</mujoco>",
+     "<inertial>|world body"},
+    {"damper whose ctrlrange comes from its class",
+     "<mujoco><default><default class='d'><damper kv='1' ctrlrange='0 1'/></default></default>"
+     "<worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<actuator><damper class='d' joint='j'/></actuator></mujoco>",
+     "<damper>|missing required attribute 'ctrlrange'"},
+    {"damper default without ctrlrange", "<mujoco><default><damper kv='1'/></default></mujoco>",
+     "<damper>|missing required attribute 'ctrlrange'"},
+    // Spatial tendon paths MuJoCo 2.2.2 rejects.
+    {"spatial path of one site",
+     "<mujoco><worldbody><site name='a'/></worldbody>"
+     "<tendon><spatial><site site='a'/></spatial></tendon></mujoco>",
+     "<spatial>|at least two elements"},
+    {"wrapping geom without a site after it",
+     "<mujoco><worldbody><site name='a'/><geom name='g' size='1'/></worldbody>"
+     "<tendon><spatial><site site='a'/><geom geom='g'/></spatial></tendon></mujoco>",
+     "<geom>|a site on each side"},
+    {"path ending with a pulley",
+     "<mujoco><worldbody><site name='a'/><site name='b'/></worldbody>"
+     "<tendon><spatial><site site='a'/><site site='b'/><pulley divisor='2'/></spatial></tendon>"
+     "</mujoco>",
+     "<pulley>|end with a pulley"},
+    {"two pulleys in a row",
+     "<mujoco><worldbody><site name='a'/><site name='b'/></worldbody>"
+     "<tendon><spatial><site site='a'/><site site='b'/><pulley divisor='2'/><pulley "
+     "divisor='2'/><site site='a'/><site site='b'/></spatial></tendon></mujoco>",
+     "<pulley>|two pulleys in a row"},
+    {"site alone between pulleys",
+     "<mujoco><worldbody><site name='a'/><site name='b'/></worldbody>"
+     "<tendon><spatial><site site='a'/><site site='b'/><pulley divisor='2'/><site site='a'/>"
+     "</spatial></tendon></mujoco>",
+     "<site>|not a pulley"},
     {"bad condim", "<mujoco><worldbody><geom size='1' condim='2'/></worldbody></mujoco>",
      "<geom>|condim"},
     {"missing include", "<mujoco><include file='does/not/exist.xml'/></mujoco>",
@@ -163,6 +277,25 @@ INSTANTIATE_TEST_SUITE_P(Classes, MjcfError, ::testing::ValuesIn(kCases),
                            }
                            return name;
                          });
+
+// MuJoCo 2.2.2 checks eulerseq's letters only where euler angles use it.
+TEST(MjcfCompiler, UnusedEulerseqLettersAreNotChecked) {
+  EXPECT_EQ(error_of("<mujoco><compiler eulerseq='xyw'/><worldbody><geom size='1' "
+                     "quat='1 0 0 0'/></worldbody></mujoco>"),
+            "");
+}
+
+// Real numbers MuJoCo 2.2.2 reads and rejects (each tried there).
+TEST(MjcfNumbers, RealsAsMuJoCoReadsThem) {
+  const auto margin = [](const char* v) {
+    return error_of(std::string("<mujoco><worldbody><geom size='1' margin='") + v +
+                    "'/></worldbody></mujoco>");
+  };
+  for (const char* ok : {"inf", "-INF", "InF", ".5", "5.", "+.5e-1", "1E2", "1e-400"})
+    EXPECT_EQ(margin(ok), "") << ok;
+  for (const char* bad : {"0x1p-2", "0X10", "infinity", "-Infinity", "+inf", "1e400"})
+    EXPECT_NE(margin(bad), "") << bad;
+}
 
 TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_test";

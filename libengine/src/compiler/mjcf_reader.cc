@@ -430,13 +430,20 @@ class Reader {
     for_each(root, "size", [&](const XmlElement& e) { read_size(e); });
     for_each(root, "visual", [&](const XmlElement& e) { read_visual(e); });
     for_each(root, "statistic", [&](const XmlElement& e) { read_statistic(e); });
-    // Every top-level <default> refines the class "main".
+    // Every top-level <default> refines the root class, and names it ("main" when it has no class
+    // attribute): as in MuJoCo 2.2.2 the last top-level <default> gives the name.
     for_each(root, "default", [&](const XmlElement& e) {
       std::string name = "main";
       AttributeReader(e).read("class", name);
-      if (name != "main")
-        throw InputError(e.where() + ": the top-level default class must be named 'main'");
-      read_default(e, "main", nullptr);
+      if (name != root_class_) {
+        if (classes_.count(name))
+          throw InputError(e.where() + ": repeated default class '" + name + "'");
+        auto node = classes_.extract(root_class_);
+        node.key() = name;
+        classes_.insert(std::move(node));
+        root_class_ = name;
+      }
+      read_default(e, name, nullptr);
     });
     for_each(root, "custom", [&](const XmlElement& e) { read_custom(e); });
     for_each(root, "asset", [&](const XmlElement& e) { read_assets(e); });
@@ -465,10 +472,12 @@ class Reader {
     }
   }
 
-  // The class an element uses: its own class attribute, else the nearest childclass, else main.
+  // The class an element uses: its own class attribute, else the nearest childclass, else the root
+  // class.
   const DefaultClass& class_of(const XmlElement& e, const std::string& childclass) const {
     std::string name;
-    if (!AttributeReader(e).read("class", name)) name = childclass.empty() ? "main" : childclass;
+    if (!AttributeReader(e).read("class", name))
+      name = childclass.empty() ? root_class_ : childclass;
     auto it = classes_.find(name);
     if (it == classes_.end())
       throw InputError(e.where() + ": unknown default class '" + name + "'");
@@ -492,8 +501,9 @@ class Reader {
     int degree = c.degree;
     if (a.read_keyword("angle", degree, {{"radian", 0}, {"degree", 1}})) c.degree = degree;
     a.read_bool("fitaabb", c.fitaabb);
+    // Its letters are checked where an euler orientation uses it, as in MuJoCo 2.2.2.
     if (a.read("eulerseq", c.eulerseq)) {
-      if (c.eulerseq.size() != 3 || c.eulerseq.find_first_not_of("xyzXYZ") != std::string::npos) {
+      if (c.eulerseq.size() != 3) {
         a.fail("eulerseq", "must be 3 characters from x, y, z, X, Y, Z");
       }
     }
@@ -608,6 +618,11 @@ class Reader {
     a.read("nuser_tendon", s.nuser_tendon);
     a.read("nuser_actuator", s.nuser_actuator);
     a.read("nuser_sensor", s.nuser_sensor);
+    for (const char* n : {"nuser_body", "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam",
+                          "nuser_tendon", "nuser_actuator", "nuser_sensor"}) {
+      int v = 0;
+      if (a.read(n, v) && v < -1) a.fail(n, "must be -1 (automatic) or more");
+    }
   }
 
   // <visual>: each child element sets the fields of the Visual group of the same name.
@@ -658,7 +673,7 @@ class Reader {
   // ---- defaults ----
 
   void read_default(const XmlElement& e, const std::string& name, const DefaultClass* parent) {
-    DefaultClass cls = parent ? *parent : classes_.at("main");
+    DefaultClass cls = parent ? *parent : classes_.at(root_class_);
     cls.name = name;
     for (const XmlElement& c : e.children) {
       AttributeReader a(c);
@@ -682,8 +697,12 @@ class Reader {
         read_equality(a, cls.equality);
       else if (c.name == "tendon")
         read_tendon(a, cls.tendon);
-      else if (c.name != "default")
+      else if (c.name != "default") {
+        // ... and on a damper's default too (not an adhesion's).
+        if (c.name == "damper" && !a.has("ctrlrange"))
+          throw InputError(c.where() + ": missing required attribute 'ctrlrange'");
         read_actuator(a, c.name, cls.actuator);
+      }
     }
     classes_[name] = cls;
     for (const XmlElement& c : e.children) {
@@ -870,6 +889,8 @@ class Reader {
     for (const XmlElement& c : e.children) {
       AttributeReader a(c);
       if (c.name == "inertial") {
+        if (&body == &spec_.world)
+          throw InputError(c.where() + ": the world body cannot have an inertial");
         InertialSpec in;
         in.origin = origin_of(c);
         if (!a.read("pos", in.pos))
@@ -881,9 +902,7 @@ class Reader {
         if (a.read("diaginertia", diag)) in.diaginertia = diag;
         std::array<double, 6> full;
         if (a.read("fullinertia", full)) in.fullinertia = full;
-        if (in.diaginertia && in.fullinertia) {
-          throw InputError(c.where() + ": give diaginertia or fullinertia, not both");
-        }
+        if (in.fullinertia) in.diaginertia.reset();  // MuJoCo 2.2.2 takes fullinertia if both
         if (!in.diaginertia && !in.fullinertia) {
           throw InputError(c.where() +
                            ": missing required attribute 'diaginertia' (or 'fullinertia')");
@@ -1005,12 +1024,12 @@ class Reader {
         q.type = kEqJoint;
         q.name1 = a.required_string("joint1");
         a.read("joint2", q.name2);
-        a.read("polycoef", q.polycoef, 1);
+        a.read("polycoef", q.polycoef);
       } else if (c.name == "tendon") {
         q.type = kEqTendon;
         q.name1 = a.required_string("tendon1");
         a.read("tendon2", q.name2);
-        a.read("polycoef", q.polycoef, 1);
+        a.read("polycoef", q.polycoef);
       } else if (c.name == "distance") {
         q.type = kEqDistance;
         q.name1 = a.required_string("geom1");
@@ -1065,7 +1084,14 @@ class Reader {
       a.read("name", u.name);
       a.read("class", u.classname);
       read_transmission(a, u);
+      // MuJoCo 2.2.2 wants an adhesion's and a damper's ctrlrange on the element itself.
+      if ((c.name == "adhesion" || c.name == "damper") && !a.has("ctrlrange"))
+        throw InputError(c.where() + ": missing required attribute 'ctrlrange'");
       read_actuator(a, c.name, u);
+      if ((c.name == "adhesion" || c.name == "damper") &&
+          (u.ctrlrange[0] < 0 || u.ctrlrange[1] < 0))
+        throw InputError(c.where() + ": the ctrlrange of " + c.name +
+                         " actuators cannot be negative");
       spec_.actuators.push_back(std::move(u));
     }
   }
@@ -1129,11 +1155,18 @@ class Reader {
       a.read("name", s.name);
       a.read("cutoff", s.cutoff);
       a.read("noise", s.noise);
+      if (s.cutoff < 0) a.fail("cutoff", "cannot be negative");
+      if (s.noise < 0) a.fail("noise", "cannot be negative");
       a.read_numbers("user", s.user);
       if (kind->attribute) {
         s.objtype = kind->objtype;
         s.objname = a.required_string(kind->attribute);
       } else if (s.type == kSensUser) {
+        // All five are required in MuJoCo 2.2.2.
+        for (const char* required : {"objtype", "objname", "datatype", "needstage", "dim"}) {
+          if (!a.has(required))
+            throw InputError(c.where() + ": missing required attribute '" + required + "'");
+        }
         read_object_type(a, "objtype", s.objtype, false);
         a.read("objname", s.objname);
         a.read_keyword("datatype", s.datatype,
@@ -1143,8 +1176,7 @@ class Reader {
                         {"quaternion", kDataQuaternion}});
         a.read_keyword("needstage", s.needstage,
                        {{"pos", kStagePos}, {"vel", kStageVel}, {"acc", kStageAcc}});
-        if (!a.read("dim", s.dim))
-          throw InputError(c.where() + ": missing required attribute 'dim'");
+        a.read("dim", s.dim);
       } else if (s.type != kSensClock) {
         if (!a.read_keyword("objtype", s.objtype, kFrameObjType)) {
           throw InputError(c.where() + ": missing required attribute 'objtype'");
@@ -1176,6 +1208,7 @@ class Reader {
 
   ModelSpec& spec_;
   std::map<std::string, DefaultClass> classes_;
+  std::string root_class_ = "main";  // the name of the top-level default class
 };
 
 }  // namespace

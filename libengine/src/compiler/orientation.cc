@@ -68,6 +68,8 @@ Quat resolve_orientation(const Orientation& o, const Quat& current, bool degree,
     case Orientation::kEuler: {
       // Lower case: axes that move with the frame (multiply on the right); upper case: fixed axes
       // of the parent (multiply on the left).
+      if (eulerseq.find_first_not_of("xyzXYZ") != std::string::npos)
+        throw InputError(where + ": eulerseq '" + eulerseq + "' may only contain x, y, z, X, Y, Z");
       q = {1, 0, 0, 0};
       for (int i = 0; i < 3; ++i) {
         const char c = eulerseq[static_cast<size_t>(i)];

@@ -148,7 +148,20 @@ TEST(Wrap, InsidePointIsTheShortestPath) {
   const double a0[2] = {q0[0] - u[0], q0[1] - u[1]}, a1[2] = {q1[0] - u[0], q1[1] - u[1]};
   const double c0 = (a0[0] * n[0] + a0[1] * n[1]) / std::hypot(a0[0], a0[1]);
   const double c1 = (a1[0] * n[0] + a1[1] * n[1]) / std::hypot(a1[0], a1[1]);
-  EXPECT_NEAR(c0, c1, 1e-12);
+  // MuJoCo 2.2.2's search stops with the reflection law met to about 1e-6.
+  EXPECT_NEAR(c0, c1, 2e-6);
+  EXPECT_GT(std::fabs(c0 - c1), 1e-12);  // it did stop early
+}
+
+TEST(Wrap, InsidePointOfANearlyGrazingSegmentIsTheEndsMidDirection) {
+  // The segment passes 1e-3 above the unit circle: at z = 1 - 1e-7 the reflection law's residual
+  // is already positive, and MuJoCo 2.2.2 takes the direction of q0 + q1.
+  const double q0[2] = {-2, 1.001}, q1[2] = {3, 1.001};
+  double u[2];
+  wrap::inside_point(q0, q1, 1, u);
+  const double n = std::hypot(q0[0] + q1[0], q0[1] + q1[1]);
+  EXPECT_NEAR(u[0], (q0[0] + q1[0]) / n, 1e-15);
+  EXPECT_NEAR(u[1], (q0[1] + q1[1]) / n, 1e-15);
 }
 
 TEST(Tendon, NoHeapAllocation) {
