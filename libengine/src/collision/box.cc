@@ -225,6 +225,8 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
         f = i;
       }
     }
+    // past a corner MuJoCo sometimes carries the other way (20000 trials: 17 of the 19 corner
+    // cases that differ; no rule found, and it never does so in the other 298 where it matters)
     t2 = tbest - 2 * side[j] * s[j] / a[j];
     if (nout == 2) {  // kept over face f; when the segment never is, the bound nearest tbest
       double lo = -1e300, hi = 1e300;

@@ -293,7 +293,8 @@ INSTANTIATE_TEST_SUITE_P(
         // the nearest point exactly; MuJoCo's second point only mostly (20000 trials: 21
         // differ, all with contacts on both sides; the second point alone touches in 7)
         PairCase{kGeomCapsule, kGeomBox, 0, kExact, false, kFirstMostly},
-        // all but MuJoCo's odd contacts of separated boxes within the margin along an edge axis
+        // all but MuJoCo's odd contacts along edge axes (see box_box.cc; 20000 trials: 19
+        // differ, 9 of them separated boxes within the margin where only MuJoCo finds contacts)
         PairCase{kGeomBox, kGeomBox, 0, kExact, false, kNearly}),
     pair_name);
 
