@@ -111,7 +111,8 @@ int sphere_box(const Model& m, const Data& d, Contact* con, int g1, int g2, doub
 // an edge whose line the segment's line passes nearest beyond a corner counts as past that corner;
 // an end that runs away from the box on every outside axis adds nothing; a segment point inside the
 // box (deep) is carried across along its nearest face's axis, kept within the slab of the farthest
-// face; an end inside the box adds nothing.
+// face; an end inside the box adds nothing. The second sphere is tried even when the first is
+// beyond the margin.
 int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   const double* bpos = d.geom_xpos + 3 * g2;
   const double* bmat = d.geom_xmat + 9 * g2;
@@ -167,8 +168,10 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
 
   double p[3];
   add_scaled3(p, c, a, tbest);
+  // no early return when this point is beyond the margin: the second point can still touch (a
+  // thin capsule through the box, both ends and the edges far, touches where the segment crosses
+  // a face), as in MuJoCo 2.2.2
   int n = sphere_box_local(con, p, radius, s, bpos, bmat, margin);
-  if (!n) return 0;
   const bool end = tbest == -1 || tbest == 1;
 
   int outside[3], nout = 0;
@@ -222,6 +225,8 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
         f = i;
       }
     }
+    // past a corner MuJoCo sometimes carries the other way (20000 trials: 17 of the 19 corner
+    // cases that differ; no rule found, and it never does so in the other 298 where it matters)
     t2 = tbest - 2 * side[j] * s[j] / a[j];
     if (nout == 2) {  // kept over face f; when the segment never is, the bound nearest tbest
       double lo = -1e300, hi = 1e300;
