@@ -76,10 +76,8 @@ std::string case_xml(const MeshCase& c) {
   if (!s.texcoord.empty()) x << " texcoord=\"" << join(s.texcoord) << "\"";
   if (!s.face.empty()) x << " face=\"" << join(s.face) << "\"";
   x << "/>\n  </asset>\n  <worldbody>\n";
-  const char* type_names[] = {"plane",     "hfield",   "sphere", "capsule",
-                              "ellipsoid", "cylinder", "box",    "mesh"};
   for (const GeomCase& g : c.geoms) {
-    x << "    <body><freejoint/><geom type=\"" << type_names[g.type] << "\" mesh=\"m\" pos=\""
+    x << "    <body><freejoint/><geom type=\"" << kGeomTypeNames[g.type] << "\" mesh=\"m\" pos=\""
       << join(g.pos, 3) << "\" quat=\"" << join(g.quat, 4) << "\"";
     if (g.shellinertia) x << " shellinertia=\"true\"";
     if (g.fitscale != 1) x << " fitscale=\"" << g.fitscale << "\"";
