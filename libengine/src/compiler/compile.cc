@@ -521,6 +521,16 @@ class Compiler {
         continue;
       elements.push_back({g.mass, g.pos, g.quat, g.inertia});
     }
+    if (!elements.empty() && !b.fused.empty()) {
+      // As MuJoCo 2.2.2: the body's own geoms give its inertial first (principal axes and all),
+      // which is then combined with the masses fused into it, as an explicit inertial would be.
+      std::vector<MassElement> fused = std::move(b.fused);
+      b.fused.clear();
+      inertia_from_geoms(body);
+      b.fused = std::move(fused);
+      add_fused_masses(b);
+      return;
+    }
     elements.insert(elements.end(), b.fused.begin(), b.fused.end());
     if (elements.empty()) {
       // No geoms: MuJoCo 2.2.2 takes the undefined inertial frame from the body's own frame (its

@@ -1,5 +1,6 @@
 // The MJCF compiler against MuJoCo 2.2.2: every model compiled by both, every field compared.
-// Integer fields must be identical, real fields equal within 1e-10 relative (mesh-derived 1e-7).
+// Integer fields must be identical, real fields equal within 1e-10 relative (mesh-derived ones
+// too).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,10 +67,9 @@ bool known_difference(const std::string& model, const std::string& field) {
 
 constexpr double kFluidTolerance = 1e-5;
 
-oracle::Tolerance mesh_tolerance(const std::string& field, const oracle::Tolerance& base) {
+// Every real field within 1e-10 relative, mesh-derived ones included, except geom_fluid.
+oracle::Tolerance field_tolerance(const std::string& field, const oracle::Tolerance& base) {
   oracle::Tolerance t = base;
-  if (field.rfind("mesh_", 0) == 0 || field.rfind("body_", 0) == 0 || field.rfind("geom_", 0) == 0)
-    t.rel = 1e-7;
   // MuJoCo 2.2.2 integrates the added-mass coefficients numerically (relative error about 6e-7,
   // more for very flat geoms); joco evaluates them exactly (elliptic integral RD).
   if (field == "geom_fluid") t.rel = kFluidTolerance;
@@ -85,7 +85,7 @@ TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
   ASSERT_TRUE(mj) << "MuJoCo cannot load " << path << ": " << error;
   const Model m = compile_mjcf_file(path);
   const oracle::Comparison c =
-      oracle::compare_model(m, mj.get(), oracle::Tolerance{}, mesh_tolerance);
+      oracle::compare_model(m, mj.get(), oracle::Tolerance{}, field_tolerance);
   std::string problems;
   int matched = 0;
   for (const oracle::FieldResult& f : c.fields) {
