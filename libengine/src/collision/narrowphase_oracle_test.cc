@@ -290,9 +290,8 @@ INSTANTIATE_TEST_SUITE_P(
         PairCase{kGeomSphere, kGeomSphere, 0, kExact},
         PairCase{kGeomSphere, kGeomCapsule, 0, kExact}, PairCase{kGeomSphere, kGeomBox, 0, kExact},
         PairCase{kGeomCapsule, kGeomCapsule, 0, kExact},
-        // the nearest point exactly; MuJoCo's second point only mostly (20000 trials: 4
-        // differ, all with contacts on both sides: 2 nearest points inside a corner's stretch of
-        // the segment, 2 segment ends over a face; see box.cc)
+        // the nearest point exactly; MuJoCo's second point only mostly (20000 trials: 2
+        // differ, both with contacts on both sides and a segment end over a face; see box.cc)
         PairCase{kGeomCapsule, kGeomBox, 0, kExact, false, kFirstMostly},
         // all but MuJoCo's odd contacts along edge axes (see box_box.cc; 20000 trials: 19
         // differ, 9 of them separated boxes within the margin where only MuJoCo finds contacts)
