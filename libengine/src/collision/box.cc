@@ -29,8 +29,16 @@ int sphere_box_local(Contact* con, const double* p, double radius, const double*
   }
   double normal_local[3], pos_local[3], dist;
   if (!inside) {
+    // normalized however short (a point outside a face by rounding, 1e-17 off, still gets the
+    // face's normal, as in MuJoCo 2.2.2, not normalize3's fallback below kMinVal)
     sub3(normal_local, nearest, p);
-    dist = normalize3(normal_local) - radius;
+    const double len = norm3(normal_local);
+    if (len > 0) {
+      scale3(normal_local, normal_local, 1 / len);
+    } else {  // only if the offset's square underflows
+      normalize3(normal_local);
+    }
+    dist = len - radius;
     if (dist > margin) return 0;
     add_scaled3(pos_local, p, normal_local, radius + dist / 2);
   } else {
