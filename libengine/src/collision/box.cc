@@ -29,8 +29,16 @@ int sphere_box_local(Contact* con, const double* p, double radius, const double*
   }
   double normal_local[3], pos_local[3], dist;
   if (!inside) {
+    // normalized however short (a point outside a face by rounding, 1e-17 off, still gets the
+    // face's normal, as in MuJoCo 2.2.2, not normalize3's fallback below kMinVal)
     sub3(normal_local, nearest, p);
-    dist = normalize3(normal_local) - radius;
+    const double len = norm3(normal_local);
+    if (len > 0) {
+      scale3(normal_local, normal_local, 1 / len);
+    } else {  // only if the offset's square underflows
+      normalize3(normal_local);
+    }
+    dist = len - radius;
     if (dist > margin) return 0;
     add_scaled3(pos_local, p, normal_local, radius + dist / 2);
   } else {
@@ -107,12 +115,13 @@ int sphere_box(const Model& m, const Data& d, Contact* con, int g1, int g2, doub
 // (see the pair oracle test): a point over a face (one axis outside) adds the far end of the
 // segment's stretch over that face, only when the first point is a segment end; past an edge or a
 // corner (two or three axes outside), the segment is carried across the box along the outside axis
-// it runs most along, kept over the face of the other (largest excess) outside axis; an end past
-// an edge whose line the segment's line passes nearest beyond a corner counts as past that corner;
-// an end that runs away from the box on every outside axis adds nothing; a segment point inside the
-// box (deep) is carried across along its nearest face's axis, kept within the slab of the farthest
-// face; an end inside the box adds nothing. The second sphere is tried even when the first is
-// beyond the margin.
+// it runs most along (past a corner: of the axes it runs outward along, or those it runs inward
+// along, whichever have the larger norm, the one whose slab it crosses in the shortest stretch),
+// kept over the face of the other (largest excess) outside axis; an end past an edge whose line the
+// segment's line passes nearest beyond a corner counts as past that corner; an end that runs away
+// from the box on every outside axis adds nothing; a segment point inside the box (deep) is carried
+// across along its nearest face's axis, kept within the slab of the farthest face; an end inside
+// the box adds nothing. The second sphere is tried even when the first is beyond the margin.
 int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   const double* bpos = d.geom_xpos + 3 * g2;
   const double* bmat = d.geom_xmat + 9 * g2;
@@ -216,6 +225,24 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
     for (int k = 1; k < nout; ++k) {
       if (std::abs(a[outside[k]]) > std::abs(a[j])) j = outside[k];
     }
+    if (nout == 3) {
+      // past a corner the axes split by whether the segment runs outward (a_i along the corner's
+      // side) or inward along them; MuJoCo 2.2.2 carries along an axis of the group whose
+      // components have the larger norm, the one whose slab the segment crosses in the shortest
+      // stretch (least s_i / |a_i|). Measured by constructed sweeps: turning the direction in a
+      // plane, the switch falls where a_j^2 = a_k^2 + a_l^2 (l running the same way as k), not
+      // where |a_j| = |a_k|; shrinking one size of a group of two, where s_j / |a_j| = s_k / |a_k|.
+      double norm2[2] = {0, 0};
+      for (int i = 0; i < 3; ++i) norm2[side[i] * a[i] > 0] += a[i] * a[i];
+      const bool outward = norm2[1] > norm2[0];
+      j = -1;
+      for (int i = 0; i < 3; ++i) {
+        if ((side[i] * a[i] > 0) == outward &&
+            (j < 0 || std::abs(a[i]) * s[j] > std::abs(a[j]) * s[i])) {
+          j = i;
+        }
+      }
+    }
     int f = -1;  // the other outside axis of largest excess
     double excess = -1;
     for (int k = 0; k < nout; ++k) {
@@ -225,8 +252,6 @@ int capsule_box(const Model& m, const Data& d, Contact* con, int g1, int g2, dou
         f = i;
       }
     }
-    // past a corner MuJoCo sometimes carries the other way (20000 trials: 17 of the 19 corner
-    // cases that differ; no rule found, and it never does so in the other 298 where it matters)
     t2 = tbest - 2 * side[j] * s[j] / a[j];
     if (nout == 2) {  // kept over face f; when the segment never is, the bound nearest tbest
       double lo = -1e300, hi = 1e300;

@@ -24,10 +24,13 @@
 //
 // Not reproduced (edge axes only; 19 of 20000 random trials): an extra MuJoCo point after the
 // face's corner, pairing another corner of the face with a point of the incident face that is not
-// along N, at distance minus their separation (depths to -1.0); and, for boxes apart within the
-// margin, points of box 1's edge end and the nearest point of box 2's edge (adding that pair where
-// the edges' crossing falls past box 1's edge end gives MuJoCo's point in 3 trials, and a point
-// MuJoCo lacks in 9).
+// along N, at distance minus their separation (depths to -1.0). Measured in 9 such trials: that
+// point lies on a face of the incident box across its axis m (whose face plane the face's corners
+// are carried onto; that local coordinate exactly +-1, the others within), but the direction from
+// the face's corner to it is neither N, nor axis m, nor any box axis (in one trial it is -N). And,
+// for boxes apart within the margin, points of box 1's edge end and the nearest point of box 2's
+// edge (adding that pair where the edges' crossing falls past box 1's edge end gives MuJoCo's
+// point in 3 trials, and a point MuJoCo lacks in 9).
 #include <cmath>
 
 #include "collision/narrowphase.h"
