@@ -354,11 +354,11 @@ class Hessian {
 
 }  // namespace
 
-void solve_newton(const Model& m, Data& d, int max_iterations) {
+void solve_newton(const Model& m, Data& d, int max_iterations, const double* jaref) {
   const int nv = m.nv;
   StackFrame frame(d);
   primal::Context c;
-  primal::setup(c, m, d, frame);
+  primal::setup(c, m, d, frame, jaref);
   Hessian hessian(m, d, frame);
 
   primal::update_constraints(c, c.elliptic);
@@ -390,6 +390,10 @@ void solve_newton(const Model& m, Data& d, int max_iterations) {
     if (improvement < m.opt.tolerance || gradient < m.opt.tolerance) break;
   }
   d.solver_iter = iter;
+}
+
+void solve_newton(const Model& m, Data& d, int max_iterations) {
+  solve_newton(m, d, max_iterations, nullptr);
 }
 
 }  // namespace joco
