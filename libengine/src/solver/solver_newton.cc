@@ -145,11 +145,17 @@ class Hessian {
       }
       if (!row_is_quadratic(d.efc_state[i])) continue;
       const int n = row(i, vals);
+      if (n == 0) continue;
+      // over the dense row from its first non-zero: adding the zero products leaves the sums'
+      // bits as they are, and the contiguous loop vectorises
+      const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
+      const int first = idx_[0];
       const double D = d.efc_D[i];
       for (int a = 0; a < n; ++a) {
-        double* hr = h_ + static_cast<size_t>(idx_[a]) * nv_;
+        const int col = idx_[a];
+        double* hr = h_ + static_cast<size_t>(col) * nv_;
         const double da = D * vals[a];
-        for (int b = 0; b <= a; ++b) hr[idx_[b]] += da * vals[b];
+        for (int b = first; b <= col; ++b) hr[b] += da * r[b];
       }
     }
   }
@@ -336,7 +342,7 @@ class Hessian {
   double* w_ = nullptr;
   int* idx_ = nullptr;
   // dense
-  double* h_ = nullptr;     // H, then its factor (lower triangle)
+  double* h_ = nullptr;     // H (lower triangle), then its factor L' (upper triangle)
   double* full_ = nullptr;  // a row of J as a full vector
   // sparse
   int* col_ptr_ = nullptr;
