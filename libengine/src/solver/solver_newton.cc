@@ -34,7 +34,9 @@ class Hessian {
       analyse_sparse(frame);
     } else {
       h_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
+      m_full_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
       full_ = frame.doubles(nv_);
+      cols_ = frame.ints(nv_);
       d_.solver_nnz = nv_ * nv_;
     }
   }
@@ -134,7 +136,13 @@ class Hessian {
 
   void assemble_dense() {
     const Data& d = d_;
-    full_m(m_, h_, d.qM);
+    // M is fixed during the solve, and elliptic cones may rebuild H at every iteration
+    const size_t bytes = sizeof(double) * static_cast<size_t>(nv_) * nv_;
+    if (!have_m_full_) {
+      full_m(m_, m_full_, d.qM);
+      have_m_full_ = true;
+    }
+    std::memcpy(h_, m_full_, bytes);
     double* vals = w_;
     for (int i = 0; i < nefc_; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
@@ -160,22 +168,29 @@ class Hessian {
     }
   }
 
-  // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr.
+  // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr. Only the columns where
+  // some row of J_c is non-zero are visited: elsewhere the products are exact zeros, which leave
+  // H's bits as they are.
   void add_cone_dense(int adr, const Contact& con) {
     const Data& d = d_;
     const int dim = con.dim;
     const double* J = d.efc_J + static_cast<size_t>(adr) * nv_;
+    int ncol = 0;
     for (int a = 0; a < nv_; ++a) {
-      double ha[6];
       bool any = false;
+      for (int r = 0; r < dim; ++r) any = any || J[static_cast<size_t>(r) * nv_ + a] != 0;
+      if (any) cols_[ncol++] = a;
+    }
+    for (int ka = 0; ka < ncol; ++ka) {
+      const int a = cols_[ka];
+      double ha[6];
       for (int r = 0; r < dim; ++r) {
         double s = 0;
         for (int q = 0; q < dim; ++q) s += con.H[r * dim + q] * J[static_cast<size_t>(q) * nv_ + a];
         ha[r] = s;
-        any = any || s != 0;
       }
-      if (!any) continue;
-      for (int b = a; b < nv_; ++b) {
+      for (int kb = ka; kb < ncol; ++kb) {
+        const int b = cols_[kb];
         double s = 0;
         for (int r = 0; r < dim; ++r) s += J[static_cast<size_t>(r) * nv_ + b] * ha[r];
         h_[static_cast<size_t>(b) * nv_ + a] += s;
@@ -342,8 +357,11 @@ class Hessian {
   double* w_ = nullptr;
   int* idx_ = nullptr;
   // dense
-  double* h_ = nullptr;     // H (lower triangle), then its factor L' (upper triangle)
-  double* full_ = nullptr;  // a row of J as a full vector
+  double* h_ = nullptr;       // H (lower triangle), then its factor L' (upper triangle)
+  double* full_ = nullptr;    // a row of J as a full vector
+  double* m_full_ = nullptr;  // M, full
+  bool have_m_full_ = false;
+  int* cols_ = nullptr;  // the non-zero columns of a contact's rows
   // sparse
   int* col_ptr_ = nullptr;
   int* row_ind_ = nullptr;
