@@ -37,6 +37,19 @@ class Hessian {
       m_full_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
       full_ = frame.doubles(nv_);
       cols_ = frame.ints(nv_);
+      cone_j_ = frame.doubles(6 * static_cast<int64_t>(nv_));
+      // the non-zero columns of each row of J, which is fixed during the solve
+      row_nnz_ = frame.ints(nefc_);
+      row_cols_ = frame.ints(static_cast<int64_t>(nefc_) * nv_);
+      for (int i = 0; i < nefc_; ++i) {
+        const double* r = d_.efc_J + static_cast<size_t>(i) * nv_;
+        int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
+        int n = 0;
+        for (int k = 0; k < nv_; ++k) {
+          if (r[k] != 0) cols[n++] = k;
+        }
+        row_nnz_[i] = n;
+      }
       d_.solver_nnz = nv_ * nv_;
     }
   }
@@ -104,12 +117,11 @@ class Hessian {
       return n;
     }
     const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
-    int n = 0;
-    for (int k = 0; k < nv_; ++k) {
-      if (r[k] != 0) {
-        idx_[n] = k;
-        vals[n++] = r[k];
-      }
+    const int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
+    const int n = row_nnz_[i];
+    for (int k = 0; k < n; ++k) {
+      idx_[k] = cols[k];
+      vals[k] = r[cols[k]];
     }
     return n;
   }
@@ -125,7 +137,7 @@ class Hessian {
       }
       return chol_.update(idx_, vals, n, plus);
     }
-    // dense: expand into a full vector (idx_ keeps the columns)
+    // dense: expand into a full vector
     double* full = full_;
     std::memset(full, 0, sizeof(double) * static_cast<size_t>(nv_));
     for (int k = 0; k < n; ++k) full[idx_[k]] = s * vals[k];
@@ -143,7 +155,6 @@ class Hessian {
       have_m_full_ = true;
     }
     std::memcpy(h_, m_full_, bytes);
-    double* vals = w_;
     for (int i = 0; i < nefc_; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
         const Contact& con = d.contact[d.efc_id[i]];
@@ -152,17 +163,23 @@ class Hessian {
         continue;
       }
       if (!row_is_quadratic(d.efc_state[i])) continue;
-      const int n = row(i, vals);
+      const int n = row_nnz_[i];
       if (n == 0) continue;
+      const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
+      const int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
+      const double D = d.efc_D[i];
+      if (n == 1) {  // (joint limits and friction)
+        const int col = cols[0];
+        h_[static_cast<size_t>(col) * nv_ + col] += D * r[col] * r[col];
+        continue;
+      }
       // over the dense row from its first non-zero: adding the zero products leaves the sums'
       // bits as they are, and the contiguous loop vectorises
-      const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
-      const int first = idx_[0];
-      const double D = d.efc_D[i];
+      const int first = cols[0];
       for (int a = 0; a < n; ++a) {
-        const int col = idx_[a];
+        const int col = cols[a];
         double* hr = h_ + static_cast<size_t>(col) * nv_;
-        const double da = D * vals[a];
+        const double da = D * r[col];
         for (int b = first; b <= col; ++b) hr[b] += da * r[b];
       }
     }
@@ -175,25 +192,34 @@ class Hessian {
     const Data& d = d_;
     const int dim = con.dim;
     const double* J = d.efc_J + static_cast<size_t>(adr) * nv_;
+    // local copies (H_c, and J_c by columns) that the stores into h_ cannot alias
+    double hc[36];
+    for (int k = 0; k < dim * dim; ++k) hc[k] = con.H[k];
+    double* jc = cone_j_;
     int ncol = 0;
     for (int a = 0; a < nv_; ++a) {
+      double* col = jc + ncol * dim;
       bool any = false;
-      for (int r = 0; r < dim; ++r) any = any || J[static_cast<size_t>(r) * nv_ + a] != 0;
+      for (int r = 0; r < dim; ++r) {
+        col[r] = J[static_cast<size_t>(r) * nv_ + a];
+        any = any || col[r] != 0;
+      }
       if (any) cols_[ncol++] = a;
     }
     for (int ka = 0; ka < ncol; ++ka) {
       const int a = cols_[ka];
+      const double* ja = jc + ka * dim;
       double ha[6];
       for (int r = 0; r < dim; ++r) {
         double s = 0;
-        for (int q = 0; q < dim; ++q) s += con.H[r * dim + q] * J[static_cast<size_t>(q) * nv_ + a];
+        for (int q = 0; q < dim; ++q) s += hc[r * dim + q] * ja[q];
         ha[r] = s;
       }
       for (int kb = ka; kb < ncol; ++kb) {
-        const int b = cols_[kb];
+        const double* jb = jc + kb * dim;
         double s = 0;
-        for (int r = 0; r < dim; ++r) s += J[static_cast<size_t>(r) * nv_ + b] * ha[r];
-        h_[static_cast<size_t>(b) * nv_ + a] += s;
+        for (int r = 0; r < dim; ++r) s += jb[r] * ha[r];
+        h_[static_cast<size_t>(cols_[kb]) * nv_ + a] += s;
       }
     }
   }
@@ -361,7 +387,10 @@ class Hessian {
   double* full_ = nullptr;    // a row of J as a full vector
   double* m_full_ = nullptr;  // M, full
   bool have_m_full_ = false;
-  int* cols_ = nullptr;  // the non-zero columns of a contact's rows
+  int* cols_ = nullptr;       // the non-zero columns of a contact's rows
+  double* cone_j_ = nullptr;  // a contact's rows of J at those columns, by columns
+  int* row_nnz_ = nullptr;    // per row of J: its non-zero count
+  int* row_cols_ = nullptr;   // and columns (nv per row)
   // sparse
   int* col_ptr_ = nullptr;
   int* row_ind_ = nullptr;
