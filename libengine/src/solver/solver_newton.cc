@@ -232,8 +232,27 @@ class Hessian {
     const Model& m = m_;
     const Data& d = d_;
     const int nv = nv_;
-    // candidate (column, row) pairs with row > column in original order
-    int64_t npairs = m.nM - nv;
+    // qM entries by column: for column j, its descendants q (increasing) with the address of
+    // M(q, j); they are the first rows of column j in H's pattern
+    m_col_ptr_ = frame.ints(nv + 1);
+    std::memset(m_col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
+    for (int q = 0; q < nv; ++q) {
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) ++m_col_ptr_[j + 1];
+    }
+    for (int j = 0; j < nv; ++j) m_col_ptr_[j + 1] += m_col_ptr_[j];
+    m_row_ = frame.ints(m.nM - nv);
+    m_adr_ = frame.ints(m.nM - nv);
+    int* fill = frame.ints(nv);
+    std::memcpy(fill, m_col_ptr_, sizeof(int) * static_cast<size_t>(nv));
+    for (int q = 0; q < nv; ++q) {
+      int adr = m.dof_Madr[q] + 1;
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
+        m_row_[fill[j]] = q;
+        m_adr_[fill[j]++] = adr++;
+      }
+    }
+    // (column, row) pairs from the rows of J, row > column in original order
+    int64_t npairs = 0;
     for (int i = 0; i < nefc_; ++i) {
       const int n = d.efc_J_rownnz[i];
       npairs += static_cast<int64_t>(n) * (n - 1) / 2;
@@ -242,12 +261,6 @@ class Hessian {
     int* pair_col = frame.ints(npairs);
     int* pair_row = frame.ints(npairs);
     int64_t np = 0;
-    for (int q = 0; q < nv; ++q) {
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
-        pair_col[np] = j;
-        pair_row[np++] = q;
-      }
-    }
     for (int i = 0; i < nefc_; ++i) {
       const int* cols = d.efc_J_colind + d.efc_J_rowadr[i];
       const int n = d.efc_J_rownnz[i];
@@ -267,16 +280,21 @@ class Hessian {
     for (int64_t k = 0; k < np; ++k) ++by_col[pair_col[k] + 1];
     for (int j = 0; j < nv; ++j) by_col[j + 1] += by_col[j];
     int* sorted = frame.ints(np);
-    int* fill = frame.ints(nv);
     std::memcpy(fill, by_col, sizeof(int) * static_cast<size_t>(nv));
     for (int64_t k = 0; k < np; ++k) sorted[fill[pair_col[k]]++] = pair_row[k];
     int* mark = fill;
     for (int j = 0; j < nv; ++j) mark[j] = -1;
-    row_ind_ = frame.ints(np);
+    row_ind_ = frame.ints(m.nM - nv + np);
     int nnz = 0;
     for (int K = 0; K < nv; ++K) {
       const int j = nv - 1 - K;
       col_ptr_[K] = nnz;
+      // M's rows (distinct) first, then J'J's
+      for (int k = m_col_ptr_[j]; k < m_col_ptr_[j + 1]; ++k) {
+        const int q = m_row_[k];
+        mark[q] = j;
+        row_ind_[nnz++] = nv - 1 - q;
+      }
       for (int k = by_col[j]; k < by_col[j + 1]; ++k) {
         const int q = sorted[k];
         if (mark[q] == j) continue;
@@ -292,23 +310,6 @@ class Hessian {
     diag_ = frame.doubles(nv);
     acc_ = frame.doubles(nv);
     std::memset(acc_, 0, sizeof(double) * static_cast<size_t>(nv));
-    // qM entries by column: for column j, its descendants q with the address of M(q, j)
-    m_col_ptr_ = frame.ints(nv + 1);
-    std::memset(m_col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
-    for (int q = 0; q < nv; ++q) {
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) ++m_col_ptr_[j + 1];
-    }
-    for (int j = 0; j < nv; ++j) m_col_ptr_[j + 1] += m_col_ptr_[j];
-    m_row_ = frame.ints(m.nM - nv);
-    m_adr_ = frame.ints(m.nM - nv);
-    std::memcpy(fill, m_col_ptr_, sizeof(int) * static_cast<size_t>(nv));
-    for (int q = 0; q < nv; ++q) {
-      int adr = m.dof_Madr[q] + 1;
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
-        m_row_[fill[j]] = q;
-        m_adr_[fill[j]++] = adr++;
-      }
-    }
     chol::Pattern p;
     p.n = nv;
     p.col_ptr = col_ptr_;
