@@ -151,7 +151,14 @@ class Hessian {
     // M is fixed during the solve, and elliptic cones may rebuild H at every iteration
     const size_t bytes = sizeof(double) * static_cast<size_t>(nv_) * nv_;
     if (!have_m_full_) {
-      full_m(m_, m_full_, d.qM);
+      // the lower triangle is all the factorisation reads
+      std::memset(m_full_, 0, bytes);
+      for (int i = 0; i < nv_; ++i) {
+        double* row = m_full_ + static_cast<size_t>(i) * nv_;
+        int adr = m_.dof_Madr[i];
+        row[i] = d.qM[adr++];
+        for (int j = m_.dof_parentid[i]; j >= 0; j = m_.dof_parentid[j]) row[j] = d.qM[adr++];
+      }
       have_m_full_ = true;
     }
     std::memcpy(h_, m_full_, bytes);
@@ -386,7 +393,7 @@ class Hessian {
   // dense
   double* h_ = nullptr;       // H (lower triangle), then its factor L' (upper triangle)
   double* full_ = nullptr;    // a row of J as a full vector
-  double* m_full_ = nullptr;  // M, full
+  double* m_full_ = nullptr;  // M (lower triangle)
   bool have_m_full_ = false;
   int* cols_ = nullptr;       // the non-zero columns of a contact's rows
   double* cone_j_ = nullptr;  // a contact's rows of J at those columns, by columns
