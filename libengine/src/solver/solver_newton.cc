@@ -165,7 +165,13 @@ class Hessian {
     for (int i = 0; i < nefc_; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
         const Contact& con = d.contact[d.efc_id[i]];
-        add_cone_dense(i, con);
+        // (the usual dimensions at compile time, so that the short loops unroll)
+        switch (con.dim) {
+          case 3: add_cone_dense<3>(i, con); break;
+          case 4: add_cone_dense<4>(i, con); break;
+          case 6: add_cone_dense<6>(i, con); break;
+          default: add_cone_dense<0>(i, con); break;
+        }
         i += con.dim - 1;
         continue;
       }
@@ -195,9 +201,10 @@ class Hessian {
   // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr. Only the columns where
   // some row of J_c is non-zero are visited: elsewhere the products are exact zeros, which leave
   // H's bits as they are.
+  template <int kDim>  // 0: con.dim at run time
   void add_cone_dense(int adr, const Contact& con) {
     const Data& d = d_;
-    const int dim = con.dim;
+    const int dim = kDim > 0 ? kDim : con.dim;
     const double* J = d.efc_J + static_cast<size_t>(adr) * nv_;
     // local copies (H_c, and J_c by columns) that the stores into h_ cannot alias
     double hc[36];
