@@ -26,7 +26,22 @@ int factor_dense(double* h, int n, double min_pivot) {
     const double ljj = std::sqrt(d);
     lj[j] = ljj;
     const double inv = 1 / ljj;
-    for (int i = j + 1; i < n; ++i) {
+    // two rows at a time, sharing the loads of row j (each sum keeps its order)
+    int i = j + 1;
+    for (; i + 1 < n; i += 2) {
+      double* li = h + static_cast<size_t>(i) * n;
+      double* li1 = li + n;
+      double s = li[j], s1 = li1[j];
+      for (int k = 0; k < j; ++k) {
+        s -= li[k] * lj[k];
+        s1 -= li1[k] * lj[k];
+      }
+      li[j] = s * inv;
+      li1[j] = s1 * inv;
+      lj[i] = li[j];
+      lj[i + 1] = li1[j];
+    }
+    if (i < n) {
       double* li = h + static_cast<size_t>(i) * n;
       double s = li[j];
       for (int k = 0; k < j; ++k) s -= li[k] * lj[k];
