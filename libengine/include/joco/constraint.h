@@ -69,6 +69,8 @@ void reference_constraint(const Model& m, Data& d);
 // *cost = s(jar). With cone_hessian, each contact in the cone state of an elliptic cone gets its
 // Hessian in Contact::H (dim x dim) (mj_constraintUpdate).
 void constraint_update(const Model& m, Data& d, const double* jar, double* cost, bool cone_hessian);
+// constraint_update without qfrc_constraint (for when only the cost or efc_force is needed).
+void constraint_forces(const Model& m, Data& d, const double* jar, double* cost, bool cone_hessian);
 
 // Inverse dynamics of the constraints at the current qacc (mj_invConstraint): efc_force and
 // qfrc_constraint from the analytic formula, without a solver. Needs reference_constraint.

@@ -7,7 +7,7 @@
 
 namespace joco {
 
-void constraint_update(const Model& m, Data& d, const double* jar, double* cost,
+void constraint_forces(const Model& /*m*/, Data& d, const double* jar, double* cost,
                        bool cone_hessian) {
   const int nefc = d.nefc;
   double s = 0;
@@ -60,6 +60,11 @@ void constraint_update(const Model& m, Data& d, const double* jar, double* cost,
     }
   }
   if (cost) *cost = s;
+}
+
+void constraint_update(const Model& m, Data& d, const double* jar, double* cost,
+                       bool cone_hessian) {
+  constraint_forces(m, d, jar, cost, cone_hessian);
   mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force);
 }
 

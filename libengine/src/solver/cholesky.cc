@@ -11,6 +11,8 @@ namespace joco::chol {
 
 // ---- dense --------------------------------------------------------------------------------------
 
+// Row by row (dot products over the rows of L in the lower triangle), with each column of L also
+// stored as a row of the upper triangle for the column-oriented solve and updates.
 int factor_dense(double* h, int n, double min_pivot) {
   int raised = 0;
   for (int j = 0; j < n; ++j) {
@@ -24,46 +26,74 @@ int factor_dense(double* h, int n, double min_pivot) {
     const double ljj = std::sqrt(d);
     lj[j] = ljj;
     const double inv = 1 / ljj;
-    for (int i = j + 1; i < n; ++i) {
+    // two rows at a time, sharing the loads of row j (each sum keeps its order)
+    int i = j + 1;
+    for (; i + 1 < n; i += 2) {
+      double* li = h + static_cast<size_t>(i) * n;
+      double* li1 = li + n;
+      double s = li[j], s1 = li1[j];
+      for (int k = 0; k < j; ++k) {
+        s -= li[k] * lj[k];
+        s1 -= li1[k] * lj[k];
+      }
+      li[j] = s * inv;
+      li1[j] = s1 * inv;
+      lj[i] = li[j];
+      lj[i + 1] = li1[j];
+    }
+    if (i < n) {
       double* li = h + static_cast<size_t>(i) * n;
       double s = li[j];
       for (int k = 0; k < j; ++k) s -= li[k] * lj[k];
       li[j] = s * inv;
+      lj[i] = li[j];
     }
   }
   return raised;
 }
 
-void solve_dense(const double* l, int n, double* x, const double* b) {
+void solve_dense(const double* u, int n, double* x, const double* b) {
   if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    const double* li = l + static_cast<size_t>(i) * n;
-    double s = x[i];
-    for (int k = 0; k < i; ++k) s -= li[k] * x[k];
-    x[i] = s / li[i];
+  // L y = b by columns of L (the same operations per entry as by rows)
+  for (int k = 0; k < n; ++k) {
+    const double* uk = u + static_cast<size_t>(k) * n;
+    const double xk = x[k] / uk[k];
+    x[k] = xk;
+    for (int i = k + 1; i < n; ++i) x[i] -= uk[i] * xk;
   }
+  // L' x = y by rows of L'
   for (int i = n - 1; i >= 0; --i) {
+    const double* ui = u + static_cast<size_t>(i) * n;
     double s = x[i];
-    for (int k = i + 1; k < n; ++k) s -= l[static_cast<size_t>(k) * n + i] * x[k];
-    x[i] = s / l[static_cast<size_t>(i) * n + i];
+    for (int k = i + 1; k < n; ++k) s -= ui[k] * x[k];
+    x[i] = s / ui[i];
   }
 }
 
-bool update_dense(double* l, int n, double* w, bool plus) {
+bool update_dense(double* u, int n, double* w, bool plus) {
   int first = 0;
   while (first < n && w[first] == 0) ++first;
   for (int k = first; k < n; ++k) {
-    double& lkk = l[static_cast<size_t>(k) * n + k];
+    double* uk = u + static_cast<size_t>(k) * n;  // column k of L
+    const double lkk = uk[k];
     const double r2 = plus ? lkk * lkk + w[k] * w[k] : lkk * lkk - w[k] * w[k];
     if (!(r2 > 0)) return false;
     const double r = std::sqrt(r2);
     const double c = r / lkk, s = w[k] / lkk;
-    lkk = r;
+    uk[k] = r;
     const double inv_c = 1 / c;
-    for (int i = k + 1; i < n; ++i) {
-      double& lik = l[static_cast<size_t>(i) * n + k];
-      lik = plus ? (lik + s * w[i]) * inv_c : (lik - s * w[i]) * inv_c;
-      w[i] = c * w[i] - s * lik;
+    if (plus) {
+      for (int i = k + 1; i < n; ++i) {
+        const double lik = (uk[i] + s * w[i]) * inv_c;
+        uk[i] = lik;
+        w[i] = c * w[i] - s * lik;
+      }
+    } else {
+      for (int i = k + 1; i < n; ++i) {
+        const double lik = (uk[i] - s * w[i]) * inv_c;
+        uk[i] = lik;
+        w[i] = c * w[i] - s * lik;
+      }
     }
   }
   return true;

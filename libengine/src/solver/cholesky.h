@@ -7,18 +7,21 @@
 
 namespace joco::chol {
 
-// ---- dense (n x n, row-major, lower triangle used) ----------------------------------------------
+// ---- dense (n x n, row-major) -------------------------------------------------------------------
 
-// In place: the lower triangle of h becomes L. Pivots below min_pivot are raised to it (the
-// Hessian is positive definite in exact arithmetic); returns how many were.
+// In place: from H in the lower triangle of h (with the diagonal), L' in the upper triangle (row k
+// holds column k of L, diagonal included); the strict lower triangle is left as scratch (it holds
+// L until an update). Pivots
+// below min_pivot are raised to it (the Hessian is positive definite in exact arithmetic);
+// returns how many were.
 int factor_dense(double* h, int n, double min_pivot);
 
-// x = inv(L L') b (x may alias b).
-void solve_dense(const double* l, int n, double* x, const double* b);
+// x = inv(L L') b with L' in the upper triangle of u (x may alias b).
+void solve_dense(const double* u, int n, double* x, const double* b);
 
-// L L' +- w w' in place (w is overwritten). Returns false when a downdate would lose positive
-// definiteness (the factor is then unusable: refactorise).
-bool update_dense(double* l, int n, double* w, bool plus);
+// L L' +- w w' in place, L' in the upper triangle of u (w is overwritten). Returns false when a
+// downdate would lose positive definiteness (the factor is then unusable: refactorise).
+bool update_dense(double* u, int n, double* w, bool plus);
 
 // ---- sparse -------------------------------------------------------------------------------------
 

@@ -60,7 +60,8 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   chol::solve_dense(l.data(), n, x.data(), b.data());
   EXPECT_LT(residual(a, n, x.data(), b.data()), 1e-12);
 
-  // A + w w' by an update against a fresh factorisation, then back by a downdate
+  // A + w w' by an update against a fresh factorisation, then back by a downdate (L' is in the
+  // upper triangle)
   std::vector<double> w(n), w2(n);
   for (int i = 0; i < n; ++i) w[i] = i < 3 ? 0 : u(rng);  // (leading zeros are skipped)
   w2 = w;
@@ -74,7 +75,7 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   chol::factor_dense(fresh.data(), n, 1e-15);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
-      EXPECT_NEAR(updated[static_cast<size_t>(i) * n + j], fresh[static_cast<size_t>(i) * n + j],
+      EXPECT_NEAR(updated[static_cast<size_t>(j) * n + i], fresh[static_cast<size_t>(j) * n + i],
                   1e-12);
     }
   }
@@ -82,7 +83,7 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   ASSERT_TRUE(chol::update_dense(updated.data(), n, w2.data(), false));
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
-      EXPECT_NEAR(updated[static_cast<size_t>(i) * n + j], l[static_cast<size_t>(i) * n + j],
+      EXPECT_NEAR(updated[static_cast<size_t>(j) * n + i], l[static_cast<size_t>(j) * n + i],
                   1e-11);
     }
   }

@@ -11,7 +11,7 @@
 
 namespace joco::primal {
 
-void setup(Context& c, const Model& m, Data& d, StackFrame& frame) {
+void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const double* jaref) {
   c.m = &m;
   c.d = &d;
   c.nv = m.nv;
@@ -31,8 +31,12 @@ void setup(Context& c, const Model& m, Data& d, StackFrame& frame) {
   c.mgrad = frame.doubles(c.nv);
   c.search = frame.doubles(c.nv);
   mul_m(m, d, c.ma, d.qacc);
-  mul_jac_vec(m, d, c.jaref, d.qacc);
-  for (int i = 0; i < c.nefc; ++i) c.jaref[i] -= d.efc_aref[i];
+  if (jaref) {
+    std::memcpy(c.jaref, jaref, sizeof(double) * static_cast<size_t>(c.nefc));
+  } else {
+    mul_jac_vec(m, d, c.jaref, d.qacc);
+    for (int i = 0; i < c.nefc; ++i) c.jaref[i] -= d.efc_aref[i];
+  }
   // no previous states: every row counts as changed in the first update
   for (int i = 0; i < c.nefc; ++i) c.old_state[i] = -1;
   c.updated = false;

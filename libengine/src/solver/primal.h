@@ -45,8 +45,9 @@ struct Context {
   double lineslope = 0;
 };
 
-// Allocates the context on the frame and sets ma and jaref from d.qacc.
-void setup(Context& c, const Model& m, Data& d, StackFrame& frame);
+// Allocates the context on the frame and sets ma and jaref from d.qacc (jaref copied from
+// `jaref` when given, which must be J qacc - aref).
+void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const double* jaref = nullptr);
 
 // Forces, states, qfrc_constraint and the cost at d.qacc (from jaref and ma); counts active rows
 // and state changes. With cone_hessian, contacts in the cone state get their Hessians.
@@ -69,3 +70,11 @@ void move(Context& c, double alpha);
 void record(Context& c, int iter, double improvement, double gradient, int nupdate);
 
 }  // namespace joco::primal
+
+namespace joco {
+
+// The primal solvers from a known jaref = J qacc - aref (nefc; nullptr: computed).
+void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref);
+void solve_newton(const Model& m, Data& d, int max_iterations, const double* jaref);
+
+}  // namespace joco

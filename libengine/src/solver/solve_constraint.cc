@@ -7,6 +7,7 @@
 #include "joco/smooth.h"
 #include "joco/solver.h"
 #include "solver/dual.h"
+#include "solver/primal.h"
 
 namespace joco {
 
@@ -15,13 +16,17 @@ namespace {
 bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
 
 // The primal cost 0.5 (x - qacc_smooth)' M (x - qacc_smooth) + s(J x - aref) at x = d.qacc,
-// leaving efc_force, efc_state and qfrc_constraint as the constraint update sets them.
-// (jar: nefc, work: 2 nv)
-double primal_cost(const Model& m, Data& d, double* jar, double* work) {
+// leaving efc_force, efc_state and (with joint_forces) qfrc_constraint as the constraint update
+// sets them. (jar: nefc, work: 2 nv)
+double primal_cost(const Model& m, Data& d, double* jar, double* work, bool joint_forces = true) {
   mul_jac_vec(m, d, jar, d.qacc);
   for (int i = 0; i < d.nefc; ++i) jar[i] -= d.efc_aref[i];
   double s = 0;
-  constraint_update(m, d, jar, &s, false);
+  if (joint_forces) {
+    constraint_update(m, d, jar, &s, false);
+  } else {
+    constraint_forces(m, d, jar, &s, false);
+  }
   double* dx = work;
   double* mdx = work + m.nv;
   for (int i = 0; i < m.nv; ++i) dx[i] = d.qacc[i] - d.qacc_smooth[i];
@@ -31,30 +36,37 @@ double primal_cost(const Model& m, Data& d, double* jar, double* work) {
   return 0.5 * gauss + s;
 }
 
-void warmstart(const Model& m, Data& d) {
+// The initial point of the solver. For the primal solvers, also jar = J qacc - aref at the chosen
+// qacc (nefc), which their setup would otherwise recompute.
+void warmstart(const Model& m, Data& d, double* jar) {
   const int nv = m.nv;
   const size_t bytes = sizeof(double) * static_cast<size_t>(nv);
+  const size_t efc_bytes = sizeof(double) * static_cast<size_t>(d.nefc);
   if (disabled(m, kDisableWarmstart)) {
     std::memcpy(d.qacc, d.qacc_smooth, bytes);
-    std::memset(d.efc_force, 0, sizeof(double) * static_cast<size_t>(d.nefc));
+    std::memset(d.efc_force, 0, efc_bytes);
+    std::memcpy(jar, d.efc_b, efc_bytes);
     return;
   }
   StackFrame frame(d);
-  double* jar = frame.doubles(d.nefc);
   double* work = frame.doubles(2 * nv);
   std::memcpy(d.qacc, d.qacc_warmstart, bytes);
-  const double cost_warm = primal_cost(m, d, jar, work);
   if (m.opt.solver == kSolverPGS) {
     // the forces of the warmstart acceleration, unless zero forces are better for the dual
+    primal_cost(m, d, jar, work);
     const dual::Rows ar(m, d);
-    if (dual::cost(ar, d.efc_b, d.efc_force) > 0) {
-      std::memset(d.efc_force, 0, sizeof(double) * static_cast<size_t>(d.nefc));
-    }
+    if (dual::cost(ar, d.efc_b, d.efc_force) > 0) std::memset(d.efc_force, 0, efc_bytes);
     return;
   }
-  std::memcpy(d.qacc, d.qacc_smooth, bytes);
-  const double cost_smooth = primal_cost(m, d, jar, work);
-  if (cost_warm < cost_smooth) std::memcpy(d.qacc, d.qacc_warmstart, bytes);
+  // The primal solvers recompute the forces at their start, so only the costs are needed here,
+  // without J' f. At qacc_smooth, jar is efc_b and the Gauss term is 0.
+  const double cost_warm = primal_cost(m, d, jar, work, false);
+  double cost_smooth = 0;
+  constraint_forces(m, d, d.efc_b, &cost_smooth, false);
+  if (!(cost_warm < cost_smooth)) {
+    std::memcpy(d.qacc, d.qacc_smooth, bytes);
+    std::memcpy(jar, d.efc_b, efc_bytes);
+  }
 }
 
 }  // namespace
@@ -71,11 +83,13 @@ void solve_constraint(const Model& m, Data& d) {
   }
   mul_jac_vec(m, d, d.efc_b, d.qacc_smooth);
   for (int i = 0; i < d.nefc; ++i) d.efc_b[i] -= d.efc_aref[i];
-  warmstart(m, d);
+  StackFrame frame(d);
+  double* jar = frame.doubles(d.nefc);
+  warmstart(m, d, jar);
   switch (m.opt.solver) {
     case kSolverPGS: solve_pgs(m, d, m.opt.iterations); break;
-    case kSolverCG: solve_cg(m, d, m.opt.iterations); break;
-    default: solve_newton(m, d, m.opt.iterations); break;
+    case kSolverCG: solve_cg(m, d, m.opt.iterations, jar); break;
+    default: solve_newton(m, d, m.opt.iterations, jar); break;
   }
   if (m.opt.noslip_iterations > 0) solve_noslip(m, d, m.opt.noslip_iterations);
   // the next step starts from this solution (MuJoCo 2.2.2 saves it in every forward)

@@ -11,11 +11,11 @@
 
 namespace joco {
 
-void solve_cg(const Model& m, Data& d, int max_iterations) {
+void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref) {
   const int nv = m.nv;
   StackFrame frame(d);
   primal::Context c;
-  primal::setup(c, m, d, frame);
+  primal::setup(c, m, d, frame, jaref);
   double* old_grad = frame.doubles(nv);
   double* old_mgrad = frame.doubles(nv);
 
@@ -55,6 +55,10 @@ void solve_cg(const Model& m, Data& d, int max_iterations) {
   }
   d.solver_iter = iter;
   d.solver_nnz = 0;
+}
+
+void solve_cg(const Model& m, Data& d, int max_iterations) {
+  solve_cg(m, d, max_iterations, nullptr);
 }
 
 }  // namespace joco

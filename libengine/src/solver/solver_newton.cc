@@ -34,7 +34,22 @@ class Hessian {
       analyse_sparse(frame);
     } else {
       h_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
+      m_full_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
       full_ = frame.doubles(nv_);
+      cols_ = frame.ints(nv_);
+      cone_j_ = frame.doubles(6 * static_cast<int64_t>(nv_));
+      // the non-zero columns of each row of J, which is fixed during the solve
+      row_nnz_ = frame.ints(nefc_);
+      row_cols_ = frame.ints(static_cast<int64_t>(nefc_) * nv_);
+      for (int i = 0; i < nefc_; ++i) {
+        const double* r = d_.efc_J + static_cast<size_t>(i) * nv_;
+        int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
+        int n = 0;
+        for (int k = 0; k < nv_; ++k) {
+          if (r[k] != 0) cols[n++] = k;
+        }
+        row_nnz_[i] = n;
+      }
       d_.solver_nnz = nv_ * nv_;
     }
   }
@@ -102,12 +117,11 @@ class Hessian {
       return n;
     }
     const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
-    int n = 0;
-    for (int k = 0; k < nv_; ++k) {
-      if (r[k] != 0) {
-        idx_[n] = k;
-        vals[n++] = r[k];
-      }
+    const int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
+    const int n = row_nnz_[i];
+    for (int k = 0; k < n; ++k) {
+      idx_[k] = cols[k];
+      vals[k] = r[cols[k]];
     }
     return n;
   }
@@ -123,7 +137,7 @@ class Hessian {
       }
       return chol_.update(idx_, vals, n, plus);
     }
-    // dense: expand into a full vector (idx_ keeps the columns)
+    // dense: expand into a full vector
     double* full = full_;
     std::memset(full, 0, sizeof(double) * static_cast<size_t>(nv_));
     for (int k = 0; k < n; ++k) full[idx_[k]] = s * vals[k];
@@ -134,45 +148,92 @@ class Hessian {
 
   void assemble_dense() {
     const Data& d = d_;
-    full_m(m_, h_, d.qM);
-    double* vals = w_;
+    // M is fixed during the solve, and elliptic cones may rebuild H at every iteration
+    const size_t bytes = sizeof(double) * static_cast<size_t>(nv_) * nv_;
+    if (!have_m_full_) {
+      // the lower triangle is all the factorisation reads
+      std::memset(m_full_, 0, bytes);
+      for (int i = 0; i < nv_; ++i) {
+        double* row = m_full_ + static_cast<size_t>(i) * nv_;
+        int adr = m_.dof_Madr[i];
+        row[i] = d.qM[adr++];
+        for (int j = m_.dof_parentid[i]; j >= 0; j = m_.dof_parentid[j]) row[j] = d.qM[adr++];
+      }
+      have_m_full_ = true;
+    }
+    std::memcpy(h_, m_full_, bytes);
     for (int i = 0; i < nefc_; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
         const Contact& con = d.contact[d.efc_id[i]];
-        add_cone_dense(i, con);
+        // (the usual dimensions at compile time, so that the short loops unroll)
+        switch (con.dim) {
+          case 3: add_cone_dense<3>(i, con); break;
+          case 4: add_cone_dense<4>(i, con); break;
+          case 6: add_cone_dense<6>(i, con); break;
+          default: add_cone_dense<0>(i, con); break;
+        }
         i += con.dim - 1;
         continue;
       }
       if (!row_is_quadratic(d.efc_state[i])) continue;
-      const int n = row(i, vals);
+      const int n = row_nnz_[i];
+      if (n == 0) continue;
+      const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
+      const int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
       const double D = d.efc_D[i];
+      if (n == 1) {  // (joint limits and friction)
+        const int col = cols[0];
+        h_[static_cast<size_t>(col) * nv_ + col] += D * r[col] * r[col];
+        continue;
+      }
+      // over the dense row from its first non-zero: adding the zero products leaves the sums'
+      // bits as they are, and the contiguous loop vectorises
+      const int first = cols[0];
       for (int a = 0; a < n; ++a) {
-        double* hr = h_ + static_cast<size_t>(idx_[a]) * nv_;
-        const double da = D * vals[a];
-        for (int b = 0; b <= a; ++b) hr[idx_[b]] += da * vals[b];
+        const int col = cols[a];
+        double* hr = h_ + static_cast<size_t>(col) * nv_;
+        const double da = D * r[col];
+        for (int b = first; b <= col; ++b) hr[b] += da * r[b];
       }
     }
   }
 
-  // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr.
+  // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr. Only the columns where
+  // some row of J_c is non-zero are visited: elsewhere the products are exact zeros, which leave
+  // H's bits as they are.
+  template <int kDim>  // 0: con.dim at run time
   void add_cone_dense(int adr, const Contact& con) {
     const Data& d = d_;
-    const int dim = con.dim;
+    const int dim = kDim > 0 ? kDim : con.dim;
     const double* J = d.efc_J + static_cast<size_t>(adr) * nv_;
+    // local copies (H_c, and J_c by columns) that the stores into h_ cannot alias
+    double hc[36];
+    for (int k = 0; k < dim * dim; ++k) hc[k] = con.H[k];
+    double* jc = cone_j_;
+    int ncol = 0;
     for (int a = 0; a < nv_; ++a) {
-      double ha[6];
+      double* col = jc + ncol * dim;
       bool any = false;
       for (int r = 0; r < dim; ++r) {
-        double s = 0;
-        for (int q = 0; q < dim; ++q) s += con.H[r * dim + q] * J[static_cast<size_t>(q) * nv_ + a];
-        ha[r] = s;
-        any = any || s != 0;
+        col[r] = J[static_cast<size_t>(r) * nv_ + a];
+        any = any || col[r] != 0;
       }
-      if (!any) continue;
-      for (int b = a; b < nv_; ++b) {
+      if (any) cols_[ncol++] = a;
+    }
+    for (int ka = 0; ka < ncol; ++ka) {
+      const int a = cols_[ka];
+      const double* ja = jc + ka * dim;
+      double ha[6];
+      for (int r = 0; r < dim; ++r) {
         double s = 0;
-        for (int r = 0; r < dim; ++r) s += J[static_cast<size_t>(r) * nv_ + b] * ha[r];
-        h_[static_cast<size_t>(b) * nv_ + a] += s;
+        for (int q = 0; q < dim; ++q) s += hc[r * dim + q] * ja[q];
+        ha[r] = s;
+      }
+      for (int kb = ka; kb < ncol; ++kb) {
+        const double* jb = jc + kb * dim;
+        double s = 0;
+        for (int r = 0; r < dim; ++r) s += jb[r] * ha[r];
+        h_[static_cast<size_t>(cols_[kb]) * nv_ + a] += s;
       }
     }
   }
@@ -185,8 +246,27 @@ class Hessian {
     const Model& m = m_;
     const Data& d = d_;
     const int nv = nv_;
-    // candidate (column, row) pairs with row > column in original order
-    int64_t npairs = m.nM - nv;
+    // qM entries by column: for column j, its descendants q (increasing) with the address of
+    // M(q, j); they are the first rows of column j in H's pattern
+    m_col_ptr_ = frame.ints(nv + 1);
+    std::memset(m_col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
+    for (int q = 0; q < nv; ++q) {
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) ++m_col_ptr_[j + 1];
+    }
+    for (int j = 0; j < nv; ++j) m_col_ptr_[j + 1] += m_col_ptr_[j];
+    m_row_ = frame.ints(m.nM - nv);
+    m_adr_ = frame.ints(m.nM - nv);
+    int* fill = frame.ints(nv);
+    std::memcpy(fill, m_col_ptr_, sizeof(int) * static_cast<size_t>(nv));
+    for (int q = 0; q < nv; ++q) {
+      int adr = m.dof_Madr[q] + 1;
+      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
+        m_row_[fill[j]] = q;
+        m_adr_[fill[j]++] = adr++;
+      }
+    }
+    // (column, row) pairs from the rows of J, row > column in original order
+    int64_t npairs = 0;
     for (int i = 0; i < nefc_; ++i) {
       const int n = d.efc_J_rownnz[i];
       npairs += static_cast<int64_t>(n) * (n - 1) / 2;
@@ -195,12 +275,6 @@ class Hessian {
     int* pair_col = frame.ints(npairs);
     int* pair_row = frame.ints(npairs);
     int64_t np = 0;
-    for (int q = 0; q < nv; ++q) {
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
-        pair_col[np] = j;
-        pair_row[np++] = q;
-      }
-    }
     for (int i = 0; i < nefc_; ++i) {
       const int* cols = d.efc_J_colind + d.efc_J_rowadr[i];
       const int n = d.efc_J_rownnz[i];
@@ -220,16 +294,21 @@ class Hessian {
     for (int64_t k = 0; k < np; ++k) ++by_col[pair_col[k] + 1];
     for (int j = 0; j < nv; ++j) by_col[j + 1] += by_col[j];
     int* sorted = frame.ints(np);
-    int* fill = frame.ints(nv);
     std::memcpy(fill, by_col, sizeof(int) * static_cast<size_t>(nv));
     for (int64_t k = 0; k < np; ++k) sorted[fill[pair_col[k]]++] = pair_row[k];
     int* mark = fill;
     for (int j = 0; j < nv; ++j) mark[j] = -1;
-    row_ind_ = frame.ints(np);
+    row_ind_ = frame.ints(m.nM - nv + np);
     int nnz = 0;
     for (int K = 0; K < nv; ++K) {
       const int j = nv - 1 - K;
       col_ptr_[K] = nnz;
+      // M's rows (distinct) first, then J'J's
+      for (int k = m_col_ptr_[j]; k < m_col_ptr_[j + 1]; ++k) {
+        const int q = m_row_[k];
+        mark[q] = j;
+        row_ind_[nnz++] = nv - 1 - q;
+      }
       for (int k = by_col[j]; k < by_col[j + 1]; ++k) {
         const int q = sorted[k];
         if (mark[q] == j) continue;
@@ -245,23 +324,6 @@ class Hessian {
     diag_ = frame.doubles(nv);
     acc_ = frame.doubles(nv);
     std::memset(acc_, 0, sizeof(double) * static_cast<size_t>(nv));
-    // qM entries by column: for column j, its descendants q with the address of M(q, j)
-    m_col_ptr_ = frame.ints(nv + 1);
-    std::memset(m_col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
-    for (int q = 0; q < nv; ++q) {
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) ++m_col_ptr_[j + 1];
-    }
-    for (int j = 0; j < nv; ++j) m_col_ptr_[j + 1] += m_col_ptr_[j];
-    m_row_ = frame.ints(m.nM - nv);
-    m_adr_ = frame.ints(m.nM - nv);
-    std::memcpy(fill, m_col_ptr_, sizeof(int) * static_cast<size_t>(nv));
-    for (int q = 0; q < nv; ++q) {
-      int adr = m.dof_Madr[q] + 1;
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
-        m_row_[fill[j]] = q;
-        m_adr_[fill[j]++] = adr++;
-      }
-    }
     chol::Pattern p;
     p.n = nv;
     p.col_ptr = col_ptr_;
@@ -336,8 +398,14 @@ class Hessian {
   double* w_ = nullptr;
   int* idx_ = nullptr;
   // dense
-  double* h_ = nullptr;     // H, then its factor (lower triangle)
-  double* full_ = nullptr;  // a row of J as a full vector
+  double* h_ = nullptr;       // H (lower triangle), then its factor L' (upper triangle)
+  double* full_ = nullptr;    // a row of J as a full vector
+  double* m_full_ = nullptr;  // M (lower triangle)
+  bool have_m_full_ = false;
+  int* cols_ = nullptr;       // the non-zero columns of a contact's rows
+  double* cone_j_ = nullptr;  // a contact's rows of J at those columns, by columns
+  int* row_nnz_ = nullptr;    // per row of J: its non-zero count
+  int* row_cols_ = nullptr;   // and columns (nv per row)
   // sparse
   int* col_ptr_ = nullptr;
   int* row_ind_ = nullptr;
@@ -354,11 +422,11 @@ class Hessian {
 
 }  // namespace
 
-void solve_newton(const Model& m, Data& d, int max_iterations) {
+void solve_newton(const Model& m, Data& d, int max_iterations, const double* jaref) {
   const int nv = m.nv;
   StackFrame frame(d);
   primal::Context c;
-  primal::setup(c, m, d, frame);
+  primal::setup(c, m, d, frame, jaref);
   Hessian hessian(m, d, frame);
 
   primal::update_constraints(c, c.elliptic);
@@ -390,6 +458,10 @@ void solve_newton(const Model& m, Data& d, int max_iterations) {
     if (improvement < m.opt.tolerance || gradient < m.opt.tolerance) break;
   }
   d.solver_iter = iter;
+}
+
+void solve_newton(const Model& m, Data& d, int max_iterations) {
+  solve_newton(m, d, max_iterations, nullptr);
 }
 
 }  // namespace joco
