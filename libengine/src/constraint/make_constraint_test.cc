@@ -53,46 +53,51 @@ void set_state(const Model& m, Data& d, std::mt19937_64& rng) {
   normalize_quat(m, d.qpos);
 }
 
+// J v against the central difference of the residuals efc_pos along a random velocity v, at the
+// state in d (its position stages done). Weld rotation rows: the Jacobian carries torquescale, the
+// residual (as in MuJoCo 2.2.2) does not.
+void expect_rows_match_finite_differences(const Model& m, Data& d, std::mt19937_64& rng,
+                                          int trial) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int nefc = d.nefc;
+  std::vector<double> v(m.nv), jv(nefc);
+  std::vector<int> type(d.efc_type, d.efc_type + nefc), id(d.efc_id, d.efc_id + nefc);
+  for (double& x : v) x = u(rng);
+  mul_jac_vec(m, d, jv.data(), v.data());
+  const double h = 1e-6;
+  std::vector<double> qpos0(d.qpos, d.qpos + m.nq), plus(nefc), minus(nefc);
+  for (int sign : {1, -1}) {
+    std::copy(qpos0.begin(), qpos0.end(), d.qpos);
+    integrate_pos(m, d.qpos, v.data(), sign * h);
+    position_stages(m, d);
+    ASSERT_EQ(d.nefc, nefc);
+    std::copy(d.efc_pos, d.efc_pos + nefc, sign > 0 ? plus.begin() : minus.begin());
+  }
+  for (int i = 0; i < nefc; ++i) {
+    double rate = (plus[i] - minus[i]) / (2 * h);
+    if (type[i] == kCnstrEquality && m.eq_type[id[i]] == kEqWeld) {
+      int first = i;
+      while (first > 0 && type[first - 1] == kCnstrEquality && id[first - 1] == id[i]) --first;
+      if (i - first >= 3) rate *= m.eq_data[kNEQDATA * id[i] + 10];
+    }
+    EXPECT_NEAR(jv[i], rate, 1e-6 * std::max(1.0, std::abs(rate)))
+        << "trial " << trial << " row " << i << " type " << type[i] << " id " << id[i];
+  }
+}
+
 TEST(MakeConstraint, JacobiansMatchFiniteDifferences) {
   Model m = compile_mjcf_file(test::testdata("constraint/jacobians.xml"));
   m.opt.jacobian = kJacDense;
   std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> u(-1, 1);
   for (int trial = 0; trial < 10; ++trial) {
     Data d = make_data(m);
     set_state(m, d, rng);
     position_stages(m, d);
-    const int nefc = d.nefc;
     // every equality row (connect 3, weld 6 + 6, joint 1 + 1, distance 5) and limit row (h1,
     // s, ball)
     ASSERT_EQ(d.ne, 3 + 12 + 2 + 5);
-    ASSERT_EQ(nefc, d.ne + 3);
-    std::vector<double> v(m.nv), jv(nefc), pos0(d.efc_pos, d.efc_pos + nefc);
-    std::vector<int> type(d.efc_type, d.efc_type + nefc), id(d.efc_id, d.efc_id + nefc);
-    for (double& x : v) x = u(rng);
-    mul_jac_vec(m, d, jv.data(), v.data());
-
-    const double h = 1e-6;
-    std::vector<double> qpos0(d.qpos, d.qpos + m.nq), plus(nefc), minus(nefc);
-    for (int sign : {1, -1}) {
-      std::copy(qpos0.begin(), qpos0.end(), d.qpos);
-      integrate_pos(m, d.qpos, v.data(), sign * h);
-      position_stages(m, d);
-      ASSERT_EQ(d.nefc, nefc);
-      std::copy(d.efc_pos, d.efc_pos + nefc, sign > 0 ? plus.begin() : minus.begin());
-    }
-    for (int i = 0; i < nefc; ++i) {
-      double rate = (plus[i] - minus[i]) / (2 * h);
-      // a weld's rotation rows: the Jacobian carries torquescale, the residual (as in MuJoCo
-      // 2.2.2) does not
-      if (type[i] == kCnstrEquality && m.eq_type[id[i]] == kEqWeld) {
-        int first = i;
-        while (first > 0 && type[first - 1] == kCnstrEquality && id[first - 1] == id[i]) --first;
-        if (i - first >= 3) rate *= m.eq_data[kNEQDATA * id[i] + 10];
-      }
-      EXPECT_NEAR(jv[i], rate, 1e-6 * std::max(1.0, std::abs(rate)))
-          << "trial " << trial << " row " << i << " type " << type[i] << " id " << id[i];
-    }
+    ASSERT_EQ(d.nefc, d.ne + 3);
+    expect_rows_match_finite_differences(m, d, rng, trial);
   }
 }
 
@@ -199,28 +204,11 @@ TEST(MakeConstraint, NarrowPhaseDistanceRowsMatchFiniteDifferences) {
     for (int i = 0; i < m.nq; ++i) d.qpos[i] += 0.05 * u(rng);
     normalize_quat(m, d.qpos);
     position_stages(m, d);
-    const int nefc = d.nefc;
-    ASSERT_EQ(nefc, m.neq);
-    std::vector<double> v(m.nv), jv(nefc);
-    for (double& x : v) x = u(rng);
-    mul_jac_vec(m, d, jv.data(), v.data());
-    const double h = 1e-6;
-    std::vector<double> qpos0(d.qpos, d.qpos + m.nq), plus(nefc), minus(nefc);
-    for (int sign : {1, -1}) {
-      std::copy(qpos0.begin(), qpos0.end(), d.qpos);
-      integrate_pos(m, d.qpos, v.data(), sign * h);
-      position_stages(m, d);
-      ASSERT_EQ(d.nefc, nefc);
-      std::copy(d.efc_pos, d.efc_pos + nefc, sign > 0 ? plus.begin() : minus.begin());
-    }
-    for (int i = 0; i < nefc; ++i) {
-      const double rate = (plus[i] - minus[i]) / (2 * h);
-      EXPECT_NEAR(jv[i], rate, 1e-6 * std::max(1.0, std::abs(rate)))
-          << "trial " << trial << " row " << i;
-    }
+    ASSERT_EQ(d.nefc, m.neq);
+    expect_rows_match_finite_differences(m, d, rng, trial);
   }
-  // At the initial state: the floor tilts by (8, -6) degrees about x, then y; the tetrahedron's
-  // lowest vertex and the box's lowest corner are found exactly.
+  // At the initial state: the tetrahedron's distance to the tilted floor is its lowest vertex's
+  // height, exactly.
   Data d = make_data(m);
   position_stages(m, d);
   const double* floor_mat = d.geom_xmat + 9 * m.name_to_id(kObjGeom, "floor");
