@@ -23,14 +23,22 @@
 // pair.
 //
 // Not reproduced (edge axes only; 19 of 20000 random trials): an extra MuJoCo point after the
-// face's corner, pairing another corner of the face with a point of the incident face that is not
-// along N, at distance minus their separation (depths to -1.0). Measured in 9 such trials: that
-// point lies on a face of the incident box across its axis m (whose face plane the face's corners
-// are carried onto; that local coordinate exactly +-1, the others within), but the direction from
-// the face's corner to it is neither N, nor axis m, nor any box axis (in one trial it is -N). And,
-// for boxes apart within the margin, points of box 1's edge end and the nearest point of box 2's
-// edge (adding that pair where the edges' crossing falls past box 1's edge end gives MuJoCo's
-// point in 3 trials, and a point MuJoCo lacks in 9).
+// face's corner, pairing another corner X of the face with a point Y of the incident face (its
+// local coordinate on axis m exactly +-1, the others within) that is not along N, at distance
+// minus their separation (depths to -1.0). Measured in all 9 such trials (constructed sweeps
+// around them): Y = C + mu (W - C), exactly, where W is X carried along N onto the incident face
+// plane and C is the end of box 2's supporting edge on the + side of its axis (in all 9; its
+// own pair is MuJoCo's last point in 8); mu from -5.8 to 1.3 (8 negative); W lies past that end
+// in 8. Translating box 2 within the incident plane by d moves Y by (1 - mu) d exactly (a homothety
+// about X); mu changes with the first corner reported (box 1's size along an axis where the two
+// corners differ, X held fixed) but not with box 1's other sizes (3 trials), and 1/(1 - mu) is
+// nearly, not exactly, linear in the gap; the point vanished as Y crossed the reference plane (one
+// sweep). mu is not a crossing parameter of segments between the corners (carried along N) and
+// either box's face planes or boundary lines, nor a point's projection parameter on the line C-W,
+// nor a ratio of two of these points' distances or coordinate differences (along N, the face
+// normals, the edge axes). And, for boxes apart within the margin, points of box 1's edge end and
+// the nearest point of box 2's edge (adding that pair where the edges' crossing falls past box 1's
+// edge end gives MuJoCo's point in 3 trials, and a point MuJoCo lacks in 9).
 #include <cmath>
 
 #include "collision/narrowphase.h"
