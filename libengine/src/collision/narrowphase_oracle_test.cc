@@ -19,9 +19,6 @@
 namespace joco {
 namespace {
 
-const char* const kTypeNames[] = {"plane",     "hfield",   "sphere", "capsule",
-                                  "ellipsoid", "cylinder", "box",    "mesh"};
-
 // Loads an MJCF string into MuJoCo through its virtual file system.
 oracle::MjModelPtr load_string(const std::string& xml) {
   mjVFS vfs;
@@ -45,7 +42,7 @@ constexpr const char* kMeshAssets =
     "-0.14  0.17 -0.22 -0.2  -0.12 0.25 -0.06  0.02 0.01 0.33'/>";
 
 std::string geom_xml(int type, int mesh_variant) {
-  std::string s = std::string("<geom type='") + kTypeNames[type] + "' size='.2 .2 .2'";
+  std::string s = std::string("<geom type='") + kGeomTypeNames[type] + "' size='.2 .2 .2'";
   if (type == kGeomMesh) {
     s += mesh_variant == 0 ? " mesh='box'" : (mesh_variant == 3 ? " mesh='link'" : " mesh='rock'");
   }
@@ -126,6 +123,44 @@ void random_frame(std::mt19937& rng, double* quat) {
   math::quat_normalize(quat);
 }
 
+// Sets geom g's pose in both engines' Data (each converting the quaternion its own way).
+void set_pose(mjData* md, Data& d, int g, const double pos[3], const double quat[4]) {
+  math::copy3(md->geom_xpos + 3 * g, pos);
+  math::copy3(d.geom_xpos + 3 * g, pos);
+  mju_quat2Mat(md->geom_xmat + 9 * g, quat);
+  math::quat_to_mat(d.geom_xmat + 9 * g, quat);
+}
+
+// Both engines' pair function on geoms 0 and 1 at the poses their Data hold.
+oracle::ContactComparison collide_both(const mjModel* mj, mjData* md, const Model& m, const Data& d,
+                                       int type1, int type2, double margin) {
+  mjContact mc[mjMAXCONPAIR] = {};
+  Contact c[kMaxConPair];
+  const int mn = mjCOLLISIONFUNC[type1][type2](mj, md, mc, 0, 1, margin);
+  const int n = collision_function(type1, type2)(m, d, c, 0, 1, margin);
+  return oracle::compare_contacts(c, n, mc, mn);
+}
+
+// The trials of a constructed case: how many have contacts in MuJoCo, how many differ in number,
+// and the worst geometry error of the others.
+struct Tally {
+  int with_contacts = 0, count_mismatches = 0;
+  double worst = 0;
+
+  void add(const oracle::ContactComparison& cmp) {
+    with_contacts += cmp.mujoco_count > 0;
+    if (!cmp.counts_match()) {
+      ++count_mismatches;
+    } else {
+      worst = std::fmax(worst, cmp.geometry_error());
+    }
+  }
+  void print(const char* what) const {
+    std::printf("%s: %d with contacts, %d count mismatches, worst %.3e\n", what, with_contacts,
+                count_mismatches, worst);
+  }
+};
+
 // Runs `trials` random configurations of the pair and compares the raw narrow-phase output.
 Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned seed, bool multiccd,
                    double tolerance) {
@@ -167,20 +202,15 @@ Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned 
       math::scale3(pos[1], dir, (0.2 + unit(rng)) * (rb1 + rb2));
     }
     const double margin = trial % 3 == 0 ? 0 : (trial % 3 == 1 ? 0.01 : 0.1) * unit(rng);
-    for (int g = 0; g < 2; ++g) {
-      math::copy3(md->geom_xpos + 3 * g, pos[g]);
-      math::copy3(d.geom_xpos + 3 * g, pos[g]);
-      math::quat_to_mat(d.geom_xmat + 9 * g, quat[g]);
-      mju_quat2Mat(md->geom_xmat + 9 * g, quat[g]);
-    }
+    for (int g = 0; g < 2; ++g) set_pose(md.get(), d, g, pos[g], quat[g]);
     mjContact mc[mjMAXCONPAIR] = {};
     Contact c[kMaxConPair];
     const int mn = theirs(mj.get(), md.get(), mc, 0, 1, margin);
     const int n = ours(m, d, c, 0, 1, margin);
     ++stats.trials;
     if ((n > 0) != (mn > 0) && ++stats.presence_mismatch <= 2) {
-      std::printf("  %s-%s trial %d: joco %d contacts, MuJoCo %d (margin %g)\n", kTypeNames[type1],
-                  kTypeNames[type2], trial, n, mn, margin);
+      std::printf("  %s-%s trial %d: joco %d contacts, MuJoCo %d (margin %g)\n",
+                  kGeomTypeNames[type1], kGeomTypeNames[type2], trial, n, mn, margin);
       for (int i = 0; i < n; ++i) std::printf("    joco dist %.6g\n", c[i].dist);
       for (int i = 0; i < mn; ++i) std::printf("    MuJoCo dist %.6g\n", mc[i].dist);
     }
@@ -193,8 +223,8 @@ Stats compare_pair(int type1, int type2, int mesh_variant, int trials, unsigned 
     const oracle::ContactComparison cmp = oracle::compare_contacts(c, n, mc, mn);
     if (!cmp.counts_match()) {
       if (++stats.count_mismatch <= 3) {
-        std::printf("  %s-%s variant %d trial %d: joco %d contacts, MuJoCo %d\n", kTypeNames[type1],
-                    kTypeNames[type2], mesh_variant, trial, n, mn);
+        std::printf("  %s-%s variant %d trial %d: joco %d contacts, MuJoCo %d\n",
+                    kGeomTypeNames[type1], kGeomTypeNames[type2], mesh_variant, trial, n, mn);
       }
       continue;
     }
@@ -241,9 +271,9 @@ TEST_P(PairFunction, MatchesMuJoCo) {
   std::printf(
       "%-9s %-9s variant %d%s: %d trials, %d with contacts, %d count mismatches, %d exact, worst "
       "%.3e; presence mismatches %d, first-contact mismatches %d, first normal %.1e\n",
-      kTypeNames[pc.type1], kTypeNames[pc.type2], pc.mesh_variant, pc.multiccd ? " multiccd" : "",
-      s.trials, s.with_contacts, s.count_mismatch, s.exact, s.worst, s.presence_mismatch,
-      s.first_mismatch, s.first_normal);
+      kGeomTypeNames[pc.type1], kGeomTypeNames[pc.type2], pc.mesh_variant,
+      pc.multiccd ? " multiccd" : "", s.trials, s.with_contacts, s.count_mismatch, s.exact, s.worst,
+      s.presence_mismatch, s.first_mismatch, s.first_normal);
   EXPECT_GT(s.with_contacts, s.trials / 10);
   switch (pc.expect) {
     case kAll:
@@ -274,7 +304,7 @@ TEST_P(PairFunction, MatchesMuJoCo) {
 constexpr double kExact = 1e-9, kMpr = 1e-6;
 
 std::string pair_name(const ::testing::TestParamInfo<PairCase>& p) {
-  return std::string(kTypeNames[p.param.type1]) + "_" + kTypeNames[p.param.type2] +
+  return std::string(kGeomTypeNames[p.param.type1]) + "_" + kGeomTypeNames[p.param.type2] +
          std::to_string(p.param.mesh_variant) + (p.param.multiccd ? "_multiccd" : "");
 }
 
@@ -346,8 +376,7 @@ TEST(PlaneCylinder, UprightMatchesMuJoCo) {
   std::uniform_real_distribution<double> unit(0, 1);
   std::normal_distribution<double> normal;
   const double radius = m.geom_size[3], half = m.geom_size[4];
-  int count_mismatches = 0, with_contacts = 0;
-  double worst = 0;
+  Tally tally;
   for (int trial = 0; trial < 4000; ++trial) {
     const double tilt = trial % 10 == 0 ? 0 : std::pow(10.0, -16 + 16 * unit(rng));
     double axis[3] = {normal(rng), normal(rng), 0}, quat[4], spin[4], both[4];
@@ -365,23 +394,12 @@ TEST(PlaneCylinder, UprightMatchesMuJoCo) {
     std::memcpy(d.geom_xpos, md->geom_xpos, sizeof(double) * 6);
     std::memcpy(d.geom_xmat, md->geom_xmat, sizeof(double) * 18);
     const double margin = trial % 3 == 0 ? 0 : 0.02;
-    mjContact mc[mjMAXCONPAIR] = {};
-    Contact c[kMaxConPair];
-    const int mn = mjCOLLISIONFUNC[kGeomPlane][kGeomCylinder](mj.get(), md.get(), mc, 0, 1, margin);
-    const int n = collision_function(kGeomPlane, kGeomCylinder)(m, d, c, 0, 1, margin);
-    with_contacts += mn > 0;
-    const oracle::ContactComparison cmp = oracle::compare_contacts(c, n, mc, mn);
-    if (!cmp.counts_match()) {
-      ++count_mismatches;
-    } else {
-      worst = std::fmax(worst, cmp.geometry_error());
-    }
+    tally.add(collide_both(mj.get(), md.get(), m, d, kGeomPlane, kGeomCylinder, margin));
   }
-  std::printf("upright cylinders: %d with contacts, %d count mismatches, worst %.3e\n",
-              with_contacts, count_mismatches, worst);
-  EXPECT_GT(with_contacts, 1000);
-  EXPECT_EQ(count_mismatches, 0);
-  EXPECT_LE(worst, 1e-9);
+  tally.print("upright cylinders");
+  EXPECT_GT(tally.with_contacts, 1000);
+  EXPECT_EQ(tally.count_mismatches, 0);
+  EXPECT_LE(tally.worst, 1e-9);
 }
 
 // Thin capsules through a box, one end just beyond a face, the other far beyond an adjacent face:
@@ -397,8 +415,7 @@ TEST(CapsuleBox, ThroughTheBoxMatchesMuJoCo) {
   std::uniform_real_distribution<double> unit(0, 1);
   const double box = 0.3;
   for (int k = 0; k < 3; ++k) m.geom_size[3 + k] = mj->geom_size[3 + k] = box;
-  int with_contacts = 0, count_mismatches = 0;
-  double worst = 0;
+  Tally tally;
   for (int trial = 0; trial < 200; ++trial) {
     const double radius = 0.01 + 0.01 * unit(rng);
     // in the box's frame: from just beyond the -x face (0.03 to 0.04 off it) to far beyond the -z
@@ -427,30 +444,14 @@ TEST(CapsuleBox, ThroughTheBoxMatchesMuJoCo) {
     const double zero[3] = {0, 0, 0};
     const double* quats[2] = {qboth, qbox};
     const double* poses[2] = {pos, zero};
-    for (int g = 0; g < 2; ++g) {
-      math::copy3(md->geom_xpos + 3 * g, poses[g]);
-      math::copy3(d.geom_xpos + 3 * g, poses[g]);
-      mju_quat2Mat(md->geom_xmat + 9 * g, quats[g]);
-      math::quat_to_mat(d.geom_xmat + 9 * g, quats[g]);
-    }
+    for (int g = 0; g < 2; ++g) set_pose(md.get(), d, g, poses[g], quats[g]);
     const double margin = trial % 2 ? 0 : 0.005;
-    mjContact mc[mjMAXCONPAIR] = {};
-    Contact c[kMaxConPair];
-    const int mn = mjCOLLISIONFUNC[kGeomCapsule][kGeomBox](mj.get(), md.get(), mc, 0, 1, margin);
-    const int n = collision_function(kGeomCapsule, kGeomBox)(m, d, c, 0, 1, margin);
-    with_contacts += mn > 0;
-    const oracle::ContactComparison cmp = oracle::compare_contacts(c, n, mc, mn);
-    if (!cmp.counts_match()) {
-      ++count_mismatches;
-    } else {
-      worst = std::fmax(worst, cmp.geometry_error());
-    }
+    tally.add(collide_both(mj.get(), md.get(), m, d, kGeomCapsule, kGeomBox, margin));
   }
-  std::printf("capsules through a box: %d with contacts, %d count mismatches, worst %.3e\n",
-              with_contacts, count_mismatches, worst);
-  EXPECT_EQ(with_contacts, 200);
-  EXPECT_EQ(count_mismatches, 0);
-  EXPECT_LE(worst, 1e-9);
+  tally.print("capsules through a box");
+  EXPECT_EQ(tally.with_contacts, 200);
+  EXPECT_EQ(tally.count_mismatches, 0);
+  EXPECT_LE(tally.worst, 1e-9);
 }
 
 // A sphere's centre or a capsule's end outside a box's face by one to three units in the last place
@@ -477,20 +478,12 @@ TEST(SphereCapsuleBox, PointsOutsideAFaceByRoundingMatchMuJoCo) {
       const double centre[3] = {point[0], point[1], point[2] - (type == kGeomCapsule ? half : 0)};
       const double zero[3] = {0, 0, 0};
       const double* poses[2] = {centre, zero};
-      for (int g = 0; g < 2; ++g) {
-        math::copy3(md->geom_xpos + 3 * g, poses[g]);
-        math::copy3(d.geom_xpos + 3 * g, poses[g]);
-        mju_quat2Mat(md->geom_xmat + 9 * g, identity);
-        math::quat_to_mat(d.geom_xmat + 9 * g, identity);
-      }
-      mjContact mc[mjMAXCONPAIR] = {};
-      Contact c[kMaxConPair];
-      const int mn = mjCOLLISIONFUNC[type][kGeomBox](mj.get(), md.get(), mc, 0, 1, 0);
-      const int n = collision_function(type, kGeomBox)(m, d, c, 0, 1, 0);
-      const oracle::ContactComparison cmp = oracle::compare_contacts(c, n, mc, mn);
-      EXPECT_GT(mn, 0);
-      EXPECT_TRUE(cmp.counts_match()) << kTypeNames[type] << " ulps " << ulps;
-      EXPECT_LE(cmp.geometry_error(), 1e-12) << kTypeNames[type] << " ulps " << ulps << "\n"
+      for (int g = 0; g < 2; ++g) set_pose(md.get(), d, g, poses[g], identity);
+      const oracle::ContactComparison cmp =
+          collide_both(mj.get(), md.get(), m, d, type, kGeomBox, 0);
+      EXPECT_GT(cmp.mujoco_count, 0);
+      EXPECT_TRUE(cmp.counts_match()) << kGeomTypeNames[type] << " ulps " << ulps;
+      EXPECT_LE(cmp.geometry_error(), 1e-12) << kGeomTypeNames[type] << " ulps " << ulps << "\n"
                                              << cmp.table();
     }
   }
