@@ -21,6 +21,13 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
              const std::function<void(CLI::App&)>& define,
              const std::function<int(const ToolContext&)>& run);
 
+// The positional MODEL argument of the tools that simulate: a .jmb, MJCF or URDF file, or - for
+// standard input (told apart by content). Required.
+inline CLI::Option* add_model_argument(CLI::App& app, std::string& model) {
+  return app.add_option("MODEL", model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")
+      ->required();
+}
+
 // The command line as typed, for provenance attributes.
 const std::string& command_line();
 

@@ -362,8 +362,7 @@ int main(int argc, char** argv) {
       "(--continuous) "
       "the derivatives of forward and inverse dynamics.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")
-            ->required();
+        joco::tools::add_model_argument(app, o.model);
         app.add_option("-o,--output", o.output,
                        "Output HDF5 file (- for standard output, the default)");
         auto* states =

@@ -385,8 +385,7 @@ int main(int argc, char** argv) {
       "Inverse dynamics along a recorded trajectory: the joint forces, constraint forces and "
       "controls that produce its motion.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")
-            ->required();
+        joco::tools::add_model_argument(app, o.model);
         app.add_option("MOCAP", o.input,
                        "Trajectory: FILE.h5[:/group] (- for standard input); qpos is required")
             ->required();

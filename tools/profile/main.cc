@@ -254,8 +254,7 @@ int main(int argc, char** argv) {
       argc, argv, "joco-profile",
       "Steps per second and time per pipeline stage, side by side with mujoco-testspeed.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")
-            ->required();
+        joco::tools::add_model_argument(app, o.model);
         app.add_option("--steps", o.steps, "Steps per thread (default 10000)")
             ->check(CLI::PositiveNumber);
         app.add_option("--threads", o.threads, "Threads, each simulating --steps steps")

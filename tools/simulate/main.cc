@@ -331,8 +331,7 @@ int main(int argc, char** argv) {
   return joco::tools::run_tool(
       argc, argv, "joco-simulate", "Simulate a model and write its trajectory as HDF5.",
       [&](CLI::App& app) {
-        app.add_option("MODEL", o.model, "Model: .jmb, .xml (MJCF), .urdf, or - for standard input")
-            ->required();
+        joco::tools::add_model_argument(app, o.model);
         app.add_option("-o,--output", o.output,
                        "Output HDF5 file (- for standard output, the default)");
         app.add_option("--steps", o.steps,
