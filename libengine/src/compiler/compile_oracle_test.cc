@@ -41,21 +41,6 @@ const KnownDifference kKnownDifferences[] = {
      {"geom_fluid"},
      "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
      " than wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
-    // Composite skins whose subgrid steps are not binary fractions (subgrid 2 and 4: thirds,
-    // fifths).
-    {"mujoco/model/composite/cloth.xml",
-     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
-      "skin_bonevertweight"},
-     "subgrid skins: every weight joco lists equals MuJoCo 2.2.2's bit for bit, but MuJoCo also "
-     "lists 232 entries (1226 for flag.xml) whose weights are rounding residue of at most 8e-16, "
-     "on the last row and column of the grid, where the exact weight is 0. Their pattern is not a "
-     "product of 1-D residues, and evaluating the bicubic patch in Hermite form, or in power form "
-     "(L F L^T) summed over its 16 terms in either order, gives other residues (tried against "
-     "cloth.xml's 4877 entries); not reproduced"},
-    {"mujoco/model/flag/flag.xml",
-     {"nskinbonevert", "skin_bonevertadr", "skin_bonevertid", "skin_bonevertnum",
-      "skin_bonevertweight"},
-     "subgrid skins, as for cloth.xml"},
 };
 
 bool known_difference(const std::string& model, const std::string& field) {

@@ -29,22 +29,24 @@ void add_face(SkinSpec& s, int a, int b, int c) {
 
 }  // namespace
 
-std::array<double, 4> catmull_rom_weights(double t, bool first, bool last) {
-  const double t2 = t * t, t3 = t2 * t;
-  std::array<double, 4> w = {(-t + 2 * t2 - t3) / 2, (2 - 5 * t2 + 3 * t3) / 2,
-                             (t + 4 * t2 - 3 * t3) / 2, (-t2 + t3) / 2};
-  // A missing end sample p = 2 * (its neighbour) - (the next one).
-  if (first) {
-    w[1] += 2 * w[0];
-    w[2] -= w[0];
-    w[0] = 0;
+std::array<double, 16> bicubic_hermite_basis(double x, double y) {
+  // Power coefficients (of 1, t, t^2, t^3) of the cubic Hermite functions: the value at 0, the
+  // value at 1, the slope at 0, the slope at 1.
+  static constexpr double kCubic[4][4] = {
+      {1, 0, -3, 2}, {0, 0, 3, -2}, {0, 1, -2, 1}, {0, 0, -1, 1}};
+  const double xp[4] = {1, x, x * x, x * x * x}, yp[4] = {1, y, y * y, y * y * y};
+  std::array<double, 16> basis{};
+  for (int k = 0; k < 16; ++k) {
+    const int type = k / 4, cx = k & 1, cy = (k >> 1) & 1;
+    const double* px = kCubic[(type == 1 || type == 3) ? 2 + cx : cx];
+    const double* py = kCubic[(type == 2 || type == 3) ? 2 + cy : cy];
+    double sum = 0;
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j) sum += (xp[i] * yp[j]) * (px[i] * py[j]);
+    }
+    basis[static_cast<size_t>(k)] = sum;
   }
-  if (last) {
-    w[2] += 2 * w[3];
-    w[1] -= w[3];
-    w[3] = 0;
-  }
-  return w;
+  return basis;
 }
 
 SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& count, double spacing,
@@ -101,34 +103,68 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
     add_face(s, a, n + b, b);
     add_face(s, a, n + a, n + b);
   }
-  // One bone per element. With subgrid, each vertex is the bicubic interpolation of the elements
-  // around its cell; vertices are visited cell by cell (a cell owns its lower edges, and the last
-  // cells their upper edges too).
+  // One bone per element. With subgrid, each vertex is the bicubic Hermite interpolation over its
+  // cell, with the slopes at the cell's corners taken as finite differences of the elements
+  // (central inside the grid, one-sided at its borders); vertices are visited cell by cell (a cell
+  // owns its lower edges, and the last cells their upper edges too).
   //
-  // The weight of element (ix, iy) at vertex (ux, uy) is the product of the 1-D weights rounded to
-  // single precision, divided (in single precision) by the single-precision sum of the vertex's
-  // products over the elements in order (ix, then iy). That sum is 1 in exact arithmetic but not
-  // always in float (subgrid 2 and 5), and MuJoCo 2.2.2's weights carry the quotient: measured bit
-  // for bit on cloths of subgrid 2, 4 and 5.
-  auto weight_1d = [&](int node, int u, int count_axis) {
-    const int g = std::min(u / step, count_axis - 2);
-    const int slot = node - g + 1;
-    if (slot < 0 || slot > 3) return 0.0;
-    return catmull_rom_weights(static_cast<double>(u - g * step) / step, g == 0,
-                               g == count_axis - 2)[static_cast<size_t>(slot)];
+  // MuJoCo 2.2.2 evaluates the 16 Hermite functions in power form (bicubic_hermite_basis) and
+  // adds each one's finite-difference stencil into the weights of the 4 x 4 elements around the
+  // cell. Done the same way, in the same order, the weights match its bit for bit, including the
+  // rounding residue (|w| <= 8e-16) on the last row and column, where the x^i y^j terms cancel
+  // only in exact arithmetic: MuJoCo lists those too. Measured on cloths and grids of 3 to 30
+  // elements a side and subgrid 1 to 9.
+  //
+  // Each weight is then rounded to single precision and divided (in single precision) by the
+  // single-precision sum of the vertex's weights over its elements in order (ix, then iy). That
+  // sum is 1 in exact arithmetic but not always in float, and MuJoCo's weights carry the quotient.
+  struct Stencil {
+    int node[2];
+    double coef[2];
+    int size;
   };
+  // The value at grid node c, or (slope) its finite-difference slope, along an axis of `nodes`.
+  auto stencil = [](int c, bool slope, int nodes) -> Stencil {
+    if (!slope) return {{c, 0}, {1, 0}, 1};
+    if (c == 0) return {{0, 1}, {-1, 1}, 2};
+    if (c == nodes - 1) return {{c - 1, c}, {-1, 1}, 2};
+    return {{c - 1, c + 1}, {-0.5, 0.5}, 2};
+  };
+  // Per vertex: the weights of the elements (gx - 1 .. gx + 2) x (gy - 1 .. gy + 2) around its
+  // cell (gx, gy), and their single-precision sum.
+  std::vector<std::array<double, 16>> local_weight;
   std::vector<float> weight_sum;
   if (sub > 0) {
+    local_weight.assign(static_cast<size_t>(n), {});
     weight_sum.assign(static_cast<size_t>(n), 0.0f);
-    for (int ux = 0; ux < nx; ++ux) {
-      for (int uy = 0; uy < ny; ++uy) {
-        float sum = 0;
-        for (int ix = 0; ix < cx; ++ix) {
-          const double wx = weight_1d(ix, ux, cx);
-          if (wx == 0) continue;
-          for (int iy = 0; iy < cy; ++iy) sum += static_cast<float>(wx * weight_1d(iy, uy, cy));
+    const double dt = 1.0 / step;
+    for (int gx = 0; gx < cx - 1; ++gx) {
+      for (int gy = 0; gy < cy - 1; ++gy) {
+        const int sx_end = gx == cx - 2 ? step : sub, sy_end = gy == cy - 2 ? step : sub;
+        for (int sx = 0; sx <= sx_end; ++sx) {
+          for (int sy = 0; sy <= sy_end; ++sy) {
+            const size_t k = static_cast<size_t>(v(gx * step + sx, gy * step + sy));
+            const std::array<double, 16> basis = bicubic_hermite_basis(sx * dt, sy * dt);
+            std::array<double, 16>& w = local_weight[k];
+            for (int b = 0; b < 16; ++b) {
+              const int type = b / 4;
+              const Stencil ex = stencil(gx + (b & 1), type == 1 || type == 3, cx);
+              const Stencil ey = stencil(gy + ((b >> 1) & 1), type == 2 || type == 3, cy);
+              for (int a = 0; a < ex.size; ++a) {
+                for (int c = 0; c < ey.size; ++c) {
+                  const int node = (ex.node[a] - gx + 1) * 4 + (ey.node[c] - gy + 1);
+                  w[static_cast<size_t>(node)] +=
+                      basis[static_cast<size_t>(b)] * (ex.coef[a] * ey.coef[c]);
+                }
+              }
+            }
+            float sum = 0;
+            for (double e : w) {
+              if (e != 0) sum += static_cast<float>(e);
+            }
+            weight_sum[k] = sum;
+          }
         }
-        weight_sum[static_cast<size_t>(v(ux, uy))] = sum;
       }
     }
   }
@@ -153,19 +189,16 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
           if (iy < gy - 1 || iy > gy + 2) continue;
           const int sx_end = gx == cx - 2 ? step : sub, sy_end = gy == cy - 2 ? step : sub;
           for (int sx = 0; sx <= sx_end; ++sx) {
-            const double wx = catmull_rom_weights(static_cast<double>(sx) / step, gx == 0,
-                                                  gx == cx - 2)[static_cast<size_t>(ix - gx + 1)];
-            if (wx == 0) continue;
             for (int sy = 0; sy <= sy_end; ++sy) {
-              const double wy = catmull_rom_weights(static_cast<double>(sy) / step, gy == 0,
-                                                    gy == cy - 2)[static_cast<size_t>(iy - gy + 1)];
-              if (wy == 0) continue;
               const int k = v(gx * step + sx, gy * step + sy);
-              const float w = static_cast<float>(wx * wy) / weight_sum[static_cast<size_t>(k)];
+              const double w = local_weight[static_cast<size_t>(k)]
+                                           [static_cast<size_t>((ix - gx + 1) * 4 + (iy - gy + 1))];
+              if (w == 0) continue;
+              const float weight = static_cast<float>(w) / weight_sum[static_cast<size_t>(k)];
               bone.vertid.push_back(k);
-              bone.vertweight.push_back(w);
+              bone.vertweight.push_back(weight);
               bone.vertid.push_back(n + k);
-              bone.vertweight.push_back(w);
+              bone.vertweight.push_back(weight);
             }
           }
         }

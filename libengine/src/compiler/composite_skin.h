@@ -37,9 +37,10 @@ SkinSpec make_grid_skin(const CompositeSkin& skin, const std::array<int, 3>& cou
 SkinSpec make_shell_skin(const CompositeSkin& skin, CompositeType type,
                          const std::array<int, 3>& count, const BodyNamer& body);
 
-// Catmull-Rom weights at t in [0, 1] of the samples at -1, 0, 1 and 2; at the ends of a grid, the
-// missing sample is extrapolated linearly from its two neighbours (`first`: no sample at -1;
-// `last`: none at 2), and its weight is folded into theirs.
-std::array<double, 4> catmull_rom_weights(double t, bool first, bool last);
+// The 16 cubic Hermite functions of a bicubic patch over [0, 1]^2 at (x, y), evaluated in power
+// form (the sum of their x^i y^j terms, i outer, j inner). Function k = 4 * type + corner gives
+// the weight of the value (type 0), x slope (1), y slope (2) or cross derivative (3) at corner
+// (k & 1, (k >> 1) & 1).
+std::array<double, 16> bicubic_hermite_basis(double x, double y);
 
 }  // namespace joco::compiler

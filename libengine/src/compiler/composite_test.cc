@@ -14,36 +14,40 @@
 namespace joco::compiler {
 namespace {
 
-// Catmull-Rom interpolation reproduces quadratics inside the grid and, with the linear
-// extrapolation of the missing sample, straight lines at its ends.
-TEST(CatmullRom, ReproducesQuadraticsInsideAndLinesAtTheEnds) {
-  auto quadratic = [](double x) { return 0.3 * x * x - 1.2 * x + 0.7; };
-  auto line = [](double x) { return 2.5 * x - 0.4; };
-  for (double t : {0.0, 0.2, 1.0 / 3, 0.5, 0.75, 1.0}) {
-    const auto w = catmull_rom_weights(t, false, false);
-    double q = 0, sum = 0;
-    for (int k = 0; k < 4; ++k) {
-      q += w[static_cast<size_t>(k)] * quadratic(k - 1);
-      sum += w[static_cast<size_t>(k)];
+// The Hermite functions interpolate any bicubic polynomial from its values and derivatives at
+// the corners, and at the corners only the corner's value counts, exactly.
+TEST(BicubicHermite, ReproducesBicubicsAndIsExactAtTheCorners) {
+  auto power = [](double t, int i) { return i == 0 ? 1.0 : i == 1 ? t : std::pow(t, i); };
+  auto dpower = [](double t, int i) { return i == 0 ? 0.0 : i * std::pow(t, i - 1); };
+  double coef[4][4];
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) coef[i][j] = 0.1 * (3 * i - 2 * j) + 0.05 * i * j - 0.3;
+  }
+  // The value (dx, dy = 0) or a derivative of the polynomial at (x, y).
+  auto poly = [&](double x, double y, bool dx, bool dy) {
+    double f = 0;
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j)
+        f += coef[i][j] * (dx ? dpower(x, i) : power(x, i)) * (dy ? dpower(y, j) : power(y, j));
     }
-    EXPECT_NEAR(q, quadratic(t), 1e-14) << "t=" << t;
-    EXPECT_NEAR(sum, 1, 1e-15);
-    for (auto [first, last] : {std::pair{true, false}, {false, true}, {true, true}}) {
-      const auto e = catmull_rom_weights(t, first, last);
-      double l = 0;
-      for (int k = 0; k < 4; ++k) l += e[static_cast<size_t>(k)] * line(k - 1);
-      EXPECT_NEAR(l, line(t), 1e-14) << "t=" << t;
-      if (first) {
-        EXPECT_EQ(e[0], 0);
+    return f;
+  };
+  for (double x : {0.0, 0.2, 1.0 / 3, 0.75, 1.0}) {
+    for (double y : {0.0, 0.4, 2.0 / 3, 1.0}) {
+      const std::array<double, 16> basis = bicubic_hermite_basis(x, y);
+      double f = 0;
+      for (int k = 0; k < 16; ++k) {
+        const int type = k / 4;
+        f += basis[static_cast<size_t>(k)] *
+             poly(k & 1, (k >> 1) & 1, type == 1 || type == 3, type == 2 || type == 3);
       }
-      if (last) {
-        EXPECT_EQ(e[3], 0);
-      }
+      EXPECT_NEAR(f, poly(x, y, false, false), 1e-14) << x << " " << y;
     }
   }
-  // At the nodes only the node counts, exactly (so no bone lists a zero weight).
-  EXPECT_EQ(catmull_rom_weights(0, true, false), (std::array<double, 4>{0, 1, 0, 0}));
-  EXPECT_EQ(catmull_rom_weights(1, false, true), (std::array<double, 4>{0, 0, 1, 0}));
+  for (int corner = 0; corner < 4; ++corner) {
+    const std::array<double, 16> basis = bicubic_hermite_basis(corner & 1, (corner >> 1) & 1);
+    for (int k = 0; k < 16; ++k) EXPECT_EQ(basis[static_cast<size_t>(k)], k == corner ? 1 : 0);
+  }
 }
 
 // Each subgrid vertex is the weighted sum of its bones; in the reference pose (bones at their bind
