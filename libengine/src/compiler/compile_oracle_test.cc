@@ -29,14 +29,6 @@ struct KnownDifference {
   const char* reason;
 };
 const KnownDifference kKnownDifferences[] = {
-    {"mujoco-tests/test__engine__testdata__activation.xml",
-     {"actuator_lengthrange"},
-     "the muscle's lower length is the minimum over the last 2 s of a free box pulled towards the "
-     "tendon's anchor, where it tumbles chaotically. joco's length-range procedure run with "
-     "MuJoCo 2.2.2's mj_step1/mj_step2 reproduces MuJoCo's value bit for bit, but joco's and "
-     "MuJoCo's steps differ by an ulp from step 9 on (in the pushing force), 2e-15 in qpos by step "
-     "100, 6e-11 in the length at the minimum (step 874) and 1e-5 by step 999; only "
-     "bit-identical dynamics would remove it. arm26's ranges match to 1e-10"},
     {"actuation/fluid_thin",
      {"geom_fluid"},
      "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"

@@ -26,8 +26,9 @@ inline void sub6(double* r, const double* a, const double* b) {
 inline void add_scaled_to6(double* r, const double* a, double s) {
   for (int i = 0; i < 6; ++i) r[i] += s * a[i];
 }
+// Summed as ((0 + 2) + (1 + 3)) + (4 + 5), MuJoCo's rounding (mju_dot's four accumulators).
 inline double dot6(const double* a, const double* b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+  return ((a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5]);
 }
 
 // r = a x b for motion vectors (the derivative of b moving with velocity a). r must not alias.
@@ -35,16 +36,18 @@ inline void cross_motion(double* r, const double* a, const double* b) {
   r[0] = a[1] * b[2] - a[2] * b[1];
   r[1] = a[2] * b[0] - a[0] * b[2];
   r[2] = a[0] * b[1] - a[1] * b[0];
-  r[3] = a[1] * b[5] - a[2] * b[4] + a[4] * b[2] - a[5] * b[1];
-  r[4] = a[2] * b[3] - a[0] * b[5] + a[5] * b[0] - a[3] * b[2];
-  r[5] = a[0] * b[4] - a[1] * b[3] + a[3] * b[1] - a[4] * b[0];
+  // The two cross products rounded separately, then summed (MuJoCo's rounding).
+  r[3] = (a[1] * b[5] - a[2] * b[4]) + (a[4] * b[2] - a[5] * b[1]);
+  r[4] = (a[2] * b[3] - a[0] * b[5]) + (a[5] * b[0] - a[3] * b[2]);
+  r[5] = (a[0] * b[4] - a[1] * b[3]) + (a[3] * b[1] - a[4] * b[0]);
 }
 
 // r = v x* f: a force f carried along by motion v (the dual of cross_motion). r must not alias.
 inline void cross_force(double* r, const double* v, const double* f) {
-  r[0] = v[1] * f[2] - v[2] * f[1] + v[4] * f[5] - v[5] * f[4];
-  r[1] = v[2] * f[0] - v[0] * f[2] + v[5] * f[3] - v[3] * f[5];
-  r[2] = v[0] * f[1] - v[1] * f[0] + v[3] * f[4] - v[4] * f[3];
+  // The two cross products rounded separately, then summed (MuJoCo's rounding).
+  r[0] = (v[1] * f[2] - v[2] * f[1]) + (v[4] * f[5] - v[5] * f[4]);
+  r[1] = (v[2] * f[0] - v[0] * f[2]) + (v[5] * f[3] - v[3] * f[5]);
+  r[2] = (v[0] * f[1] - v[1] * f[0]) + (v[3] * f[4] - v[4] * f[3]);
   r[3] = v[1] * f[5] - v[2] * f[4];
   r[4] = v[2] * f[3] - v[0] * f[5];
   r[5] = v[0] * f[4] - v[1] * f[3];
@@ -57,12 +60,13 @@ inline void inertia_mul_motion(double* r, const double* inert, const double* v) 
   const double* lin = v + 3;
   const double* h = inert + 6;
   const double mass = inert[9];
-  r[0] = inert[0] * w[0] + inert[3] * w[1] + inert[4] * w[2] + h[1] * lin[2] - h[2] * lin[1];
+  // Summed left to right in this order (MuJoCo's rounding).
+  r[0] = inert[0] * w[0] + inert[3] * w[1] + inert[4] * w[2] - h[2] * lin[1] + h[1] * lin[2];
   r[1] = inert[3] * w[0] + inert[1] * w[1] + inert[5] * w[2] + h[2] * lin[0] - h[0] * lin[2];
-  r[2] = inert[4] * w[0] + inert[5] * w[1] + inert[2] * w[2] + h[0] * lin[1] - h[1] * lin[0];
-  r[3] = mass * lin[0] - h[1] * w[2] + h[2] * w[1];
-  r[4] = mass * lin[1] - h[2] * w[0] + h[0] * w[2];
-  r[5] = mass * lin[2] - h[0] * w[1] + h[1] * w[0];
+  r[2] = inert[4] * w[0] + inert[5] * w[1] + inert[2] * w[2] - h[1] * lin[0] + h[0] * lin[1];
+  r[3] = h[2] * w[1] - h[1] * w[2] + mass * lin[0];
+  r[4] = h[0] * w[2] - h[2] * w[0] + mass * lin[1];
+  r[5] = h[1] * w[0] - h[0] * w[1] + mass * lin[2];
 }
 
 // The 10-number inertia about `origin` of a body of mass `mass`, principal inertia `diag` along the
@@ -78,12 +82,13 @@ inline void inertia_about(double* inert, const double* frame, const double* diag
   for (int k = 0; k < 6; ++k) {
     const double* a = frame + 3 * rows[k];
     const double* b = frame + 3 * cols[k];
-    rot[k] = a[0] * diag[0] * b[0] + a[1] * diag[1] * b[1] + a[2] * diag[2] * b[2];
+    // a (diag b), and the two other squares summed below, in MuJoCo's rounding order: a cube's
+    // off-diagonal terms are pure rounding, and they decide chaotic trajectories.
+    rot[k] = a[0] * (diag[0] * b[0]) + a[1] * (diag[1] * b[1]) + a[2] * (diag[2] * b[2]);
   }
-  const double cc = dot3(c, c);
-  inert[0] = rot[0] + mass * (cc - c[0] * c[0]);
-  inert[1] = rot[1] + mass * (cc - c[1] * c[1]);
-  inert[2] = rot[2] + mass * (cc - c[2] * c[2]);
+  inert[0] = rot[0] + mass * (c[1] * c[1] + c[2] * c[2]);
+  inert[1] = rot[1] + mass * (c[0] * c[0] + c[2] * c[2]);
+  inert[2] = rot[2] + mass * (c[0] * c[0] + c[1] * c[1]);
   inert[3] = rot[3] - mass * c[0] * c[1];
   inert[4] = rot[4] - mass * c[0] * c[2];
   inert[5] = rot[5] - mass * c[1] * c[2];

@@ -6,6 +6,16 @@ namespace joco {
 
 using namespace math;
 
+namespace {
+
+// vel += the motion of three dofs, summed before it is added (MuJoCo's rounding).
+inline void add_three_dofs(double* vel, const double* cdof, const double* qvel) {
+  for (int k = 0; k < 6; ++k)
+    vel[k] += (cdof[k] * qvel[0] + cdof[6 + k] * qvel[1]) + cdof[12 + k] * qvel[2];
+}
+
+}  // namespace
+
 void com_vel(const Model& m, Data& d) {
   zero6(d.cvel);
   for (int b = 1; b < m.nbody; ++b) {
@@ -21,7 +31,7 @@ void com_vel(const Model& m, Data& d) {
           // Translations along fixed world axes do not change; the rotation axes move with the
           // body's translation.
           for (int k = 0; k < 18; ++k) cdof_dot[k] = 0;
-          for (int k = 0; k < 3; ++k) add_scaled_to6(vel, cdof + 6 * k, d.qvel[dof + k]);
+          add_three_dofs(vel, cdof, d.qvel + dof);
           dof += 3;
           cdof += 18;
           cdof_dot += 18;
@@ -29,7 +39,7 @@ void com_vel(const Model& m, Data& d) {
         case kJointBall:
           // The three rotations act together: all are carried by the velocity before them.
           for (int k = 0; k < 3; ++k) cross_motion(cdof_dot + 6 * k, vel, cdof + 6 * k);
-          for (int k = 0; k < 3; ++k) add_scaled_to6(vel, cdof + 6 * k, d.qvel[dof + k]);
+          add_three_dofs(vel, cdof, d.qvel + dof);
           break;
         default:
           // cdof x cdof = 0, so the velocity before or after this dof gives the same result.

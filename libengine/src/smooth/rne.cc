@@ -19,11 +19,16 @@ void rne(const Model& m, Data& d, bool with_acceleration, double* result) {
 
   for (int b = 1; b < nbody; ++b) {
     double* acc = cacc + 6 * b;
-    copy6(acc, cacc + 6 * m.body_parentid[b]);
-    const int dof_end = m.body_dofadr[b] + m.body_dofnum[b];
-    for (int i = m.body_dofadr[b]; i < dof_end; ++i) {
-      add_scaled_to6(acc, d.cdof_dot + 6 * i, d.qvel[i]);
-      if (with_acceleration) add_scaled_to6(acc, d.cdof + 6 * i, d.qacc[i]);
+    // The body's own dofs' terms are summed before they are added to the parent's acceleration
+    // (MuJoCo's rounding), velocity terms first.
+    const int dof_begin = m.body_dofadr[b], dof_end = dof_begin + m.body_dofnum[b];
+    double own[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = dof_begin; i < dof_end; ++i) add_scaled_to6(own, d.cdof_dot + 6 * i, d.qvel[i]);
+    add6(acc, cacc + 6 * m.body_parentid[b], own);
+    if (with_acceleration && dof_end > dof_begin) {
+      zero6(own);
+      for (int i = dof_begin; i < dof_end; ++i) add_scaled_to6(own, d.cdof + 6 * i, d.qacc[i]);
+      for (int k = 0; k < 6; ++k) acc[k] += own[k];
     }
     // f = I a + v x* (I v)
     const double* inert = d.cinert + 10 * b;
