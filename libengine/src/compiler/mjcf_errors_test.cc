@@ -198,6 +198,16 @@ const Case kCases[] = {
      "<mujoco><default class='x'><geom size='1'/></default><default/>"
      "<worldbody><geom class='x'/></worldbody></mujoco>",
      "<geom>|unknown default class 'x'"},
+    {"empty class where a <default> names the root class",
+     "<mujoco><default/>\n<worldbody><geom class='' size='1'/></worldbody></mujoco>",
+     "model.xml:2: <geom>|unknown default class ''|here that class is 'main'"},
+    {"empty childclass where a <default> names the root class",
+     "<mujoco><default/><worldbody><body childclass=''><geom size='1'/></body></worldbody>"
+     "</mujoco>",
+     "<body>|'childclass'|unknown default class ''"},
+    {"nested default with an empty class",
+     "<mujoco><default>\n<default class=''/></default></mujoco>",
+     "model.xml:2: <default>|non-empty class name"},
     {"damper with a negative ctrlrange",
      "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
      "<actuator><damper joint='j' kv='1' ctrlrange='-1 1'/></actuator></mujoco>",
