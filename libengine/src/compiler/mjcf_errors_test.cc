@@ -208,6 +208,15 @@ const Case kCases[] = {
     {"nested default with an empty class",
      "<mujoco><default>\n<default class=''/></default></mujoco>",
      "model.xml:2: <default>|non-empty class name"},
+    {"real in a fixed-size int array",
+     "<mujoco><worldbody><composite type='grid' count='3 3.0 1' spacing='0.1'><geom "
+     "size='0.01'/></composite></worldbody></mujoco>",
+     "<composite>|'count'|'3.0' is not an integer"},
+    {"too many values in a fixed-size int array",
+     "<mujoco><compiler inertiagrouprange='0 5 x'/></mujoco>",
+     "<compiler>|'inertiagrouprange'|too many values"},
+    {"empty fixed-size int array", "<mujoco><compiler inertiagrouprange=' '/></mujoco>",
+     "<compiler>|'inertiagrouprange'|expected an integer"},
     {"damper with a negative ctrlrange",
      "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
      "<actuator><damper joint='j' kv='1' ctrlrange='-1 1'/></actuator></mujoco>",
