@@ -8,6 +8,7 @@
 
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "support/test_support.h"
 
 namespace joco {
 namespace {
@@ -317,8 +318,8 @@ TEST(MjcfNumbers, RealsAsMuJoCoReadsThem) {
 }
 
 TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_test";
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   std::ofstream(dir / "part.xml")
       << "<mujoco>\n<worldbody>\n  <geom size='1' bad='x'/>\n</worldbody>\n</mujoco>\n";
   const std::string message = error_of("<mujoco><include file='part.xml'/></mujoco>", dir.string());
@@ -327,8 +328,8 @@ TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
 }
 
 TEST(MjcfInclude, AFileMayBeIncludedOnce) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_twice";
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   std::ofstream(dir / "part.xml") << "<mujoco><worldbody><geom size='1'/></worldbody></mujoco>";
   const std::string message = error_of(
       "<mujoco><include file='part.xml'/><include file='part.xml'/></mujoco>", dir.string());
@@ -336,8 +337,8 @@ TEST(MjcfInclude, AFileMayBeIncludedOnce) {
 }
 
 TEST(MjcfInclude, IncludedElementsCompile) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_ok";
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   std::ofstream(dir / "body.xml")
       << "<mujoco><body name='b'><joint/><geom size='1'/></body></mujoco>";
   const Model m = compile_mjcf("<mujoco><worldbody><include file='body.xml'/></worldbody></mujoco>",
