@@ -21,18 +21,9 @@ std::string slurp(const fs::path& p) {
 }
 }  // namespace
 
-std::string temp_dir() {
-  static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() / ("joco-tool-test-" + std::to_string(::getpid()) +
-                                                    "-" + std::to_string(counter++));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
 RunResult run(const std::string& command, const std::string& stdin_path) {
-  const fs::path dir = temp_dir();
-  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  const TempDir dir;
+  const std::string out = dir / "out", err = dir / "err";
   std::string full = "export PATH='" JOCO_TOOL_DIR "':\"$PATH\"; ( " + command + " ) >'" + out +
                      "' 2>'" + err + "'";
   full += " <'" + (stdin_path.empty() ? std::string("/dev/null") : stdin_path) + "'";
@@ -41,7 +32,6 @@ RunResult run(const std::string& command, const std::string& stdin_path) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(out);
   r.err = slurp(err);
-  fs::remove_all(dir);
   return r;
 }
 

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "support/test_support.h"
+
 namespace joco::tools::test {
 
 struct RunResult {
@@ -15,7 +17,7 @@ struct RunResult {
 // when given, is fed to standard input.
 RunResult run(const std::string& command, const std::string& stdin_path = "");
 
-// A fresh empty directory for one test's files, removed at exit.
-std::string temp_dir();
+// A fresh empty directory for one test's files, removed when it goes out of scope.
+using joco::test::TempDir;
 
 }  // namespace joco::tools::test

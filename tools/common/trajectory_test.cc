@@ -141,8 +141,6 @@ struct Id {
 
 class TrajectoryTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = test::temp_dir(); }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
   // A file written with the plain HDF5 API: qpos (T x 9) and whatever `extra` adds to the root.
@@ -158,7 +156,8 @@ class TrajectoryTest : public ::testing::Test {
     return p;
   }
 
-  std::string dir_;
+  const test::TempDir temp_;
+  const std::string dir_ = temp_.path();
 };
 
 TEST(TrajectoryFields, TableFollowsTheSpecification) {
@@ -1026,7 +1025,8 @@ namespace {
 // ones (a zero dimension) made whole at close, attributes on both, and the row count checked.
 TEST(TrajectoryExtras, RoundTripAnyShape) {
   const Model m = joco::test::pendulum_model();
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   WriterOptions options;
   options.chunk_rows = 3;
   {
@@ -1064,7 +1064,8 @@ TEST(TrajectoryExtras, RoundTripAnyShape) {
 
 TEST(TrajectoryExtras, RowsMustMatchQpos) {
   const Model m = joco::test::pendulum_model();
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   TrajectoryFileWriter file(dir + "/x.h5", m, WriterOptions{});
   TrajectoryWriter& w = file.trajectory();
   Data d(m);

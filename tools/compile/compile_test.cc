@@ -20,7 +20,8 @@ std::string write_pendulum(const std::string& dir) {
 }
 
 TEST(JocoCompile, ReproducesAJmbByteForByte) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string in = write_pendulum(dir);
   const auto r = test::run("joco-compile " + in + " -o " + dir + "/copy.jmb");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -28,7 +29,8 @@ TEST(JocoCompile, ReproducesAJmbByteForByte) {
 }
 
 TEST(JocoCompile, StreamsThroughPipes) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string in = write_pendulum(dir);
   const auto r = test::run("joco-compile - -o - | joco-compile - -o " + dir + "/piped.jmb", in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -36,7 +38,8 @@ TEST(JocoCompile, StreamsThroughPipes) {
 }
 
 TEST(JocoCompile, CorruptedInputExitsThreeAndNamesTheProblem) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string in = write_pendulum(dir);
   std::vector<uint8_t> bytes = read_input(in);
   bytes[bytes.size() / 2] ^= 0x5a;
@@ -49,7 +52,8 @@ TEST(JocoCompile, CorruptedInputExitsThreeAndNamesTheProblem) {
 }
 
 TEST(JocoCompile, TruncatedInputExitsThree) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   std::vector<uint8_t> bytes = read_input(write_pendulum(dir));
   bytes.resize(bytes.size() / 3);
   write_output(dir + "/short.jmb", bytes);
@@ -82,7 +86,8 @@ TEST(JocoCompile, HelpAndVersion) {
 }
 
 TEST(JocoCompile, PrintsJson) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-compile " + write_pendulum(dir) + " --print json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"nq\": 9"), std::string::npos);
@@ -91,7 +96,8 @@ TEST(JocoCompile, PrintsJson) {
 }
 
 TEST(JocoCompile, PrintsText) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-compile " + write_pendulum(dir) + " --print text");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("JOINT 1:"), std::string::npos);
@@ -105,7 +111,8 @@ namespace joco::tools {
 namespace {
 
 TEST(JocoCompile, CompilesMjcfAndTheJmbRoundTrips) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string xml =
       std::string(JOCO_TESTDATA_DIR) + "/mujoco/model/slider_crank/slider_crank.xml";
   auto r = test::run("joco-compile " + xml + " -o " + dir + "/a.jmb");
@@ -122,7 +129,8 @@ TEST(JocoCompile, CompilesMjcfAndTheJmbRoundTrips) {
 }
 
 TEST(JocoCompile, MalformedMjcfExitsThreeWithLineAndElement) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   std::ofstream(dir + "/bad.xml") << "<mujoco>\n  <worldbody>\n    <geom size=\"1\" "
                                      "colour=\"red\"/>\n  </worldbody>\n</mujoco>\n";
   const auto r = test::run("joco-compile " + dir + "/bad.xml -o " + dir + "/out.jmb");

@@ -19,7 +19,8 @@ Trajectory open(const std::string& file) { return TrajectoryInput::open(file).si
 // The damped slider of testdata/derivative (M = 2, k = 3, b = 0.5, gear 1.5, h = 0.01): its
 // transition Jacobians have closed forms (see libengine/src/derivative/transition_fd_test.cc).
 TEST(JocoDerivatives, InitialStateHasTheClosedForm) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-derivatives " + model("derivative/slider.xml") +
                            " --centered -o " + dir + "/d.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -54,7 +55,8 @@ TEST(JocoDerivatives, InitialStateHasTheClosedForm) {
 // Rows of a trajectory, in parallel: the same numbers as one thread, in row order, with the states
 // they were taken at.
 TEST(JocoDerivatives, RowsOfATrajectoryInParallel) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string arm = model("mujoco/model/tendon_arm/arm26.xml");
   auto r = test::run("joco-simulate " + arm + " --steps 40 --ctrl-noise 0.5 -o " + dir + "/run.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -86,7 +88,8 @@ TEST(JocoDerivatives, RowsOfATrajectoryInParallel) {
 }
 
 TEST(JocoDerivatives, ContinuousWritesTheSixMatricesAndTheAccuracyCheck) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string humanoid = model("mujoco/model/humanoid/humanoid.xml");
   auto r = test::run("joco-simulate " + humanoid + " --steps 150 -o " + dir + "/run.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -114,7 +117,8 @@ TEST(JocoDerivatives, ContinuousWritesTheSixMatricesAndTheAccuracyCheck) {
 }
 
 TEST(JocoDerivatives, StreamsToStandardOutput) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-derivatives " + model("derivative/free_body.xml") + " -o - > " +
                            dir + "/out.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -126,7 +130,8 @@ TEST(JocoDerivatives, StreamsToStandardOutput) {
 }
 
 TEST(JocoDerivatives, RefusesBadArguments) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string arm = model("mujoco/model/tendon_arm/arm26.xml");
   auto r = test::run("joco-simulate " + arm + " --steps 5 -o " + dir + "/run.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;

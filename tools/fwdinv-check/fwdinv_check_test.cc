@@ -205,7 +205,8 @@ TEST(JocoFwdinvCheck, PassesAtTheModelsOwnSettings) {
 // Starved of iterations, the solver leaves discrepancies near 1: exit 1, the rows named on
 // standard error and in the reports.
 TEST(JocoFwdinvCheck, FailsWithAStarvedSolverNamingTheRows) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   for (const std::string& m : starvable_models()) {
     SCOPED_TRACE(m);
     const auto r = test::run("joco-fwdinv-check " + model(m) +
@@ -235,7 +236,8 @@ TEST(JocoFwdinvCheck, FailsWithAStarvedSolverNamingTheRows) {
 // The report of every solver on one model: PGS, at its default 100 iterations, does not converge
 // on the rig's contacts within the threshold where it hits its iteration limit; CG and Newton do.
 TEST(JocoFwdinvCheck, JsonReport) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-fwdinv-check " + model("inverse/rig.xml") +
                            " --steps 30 --solver all --report json -o " + dir + "/r.json");
   ASSERT_EQ(r.exit_code, 1) << r.err;
@@ -285,7 +287,8 @@ TEST(JocoFwdinvCheck, JsonReport) {
 
 // JUnit XML: one test case per model and solver, a failure for the starved one naming its rows.
 TEST(JocoFwdinvCheck, JUnitReport) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-fwdinv-check " + model("inverse/rig.xml") + " " +
                            model("mujoco/model/humanoid/humanoid.xml") +
                            " --steps 40 --iterations 1 --report junit -o " + dir + "/r.xml");
@@ -331,7 +334,8 @@ TEST(JocoFwdinvCheck, JUnitReport) {
 // States from a trajectory file: the rollout joco-simulate writes gives the numbers of the tool's
 // own rollout with the same controls, and a batch file's rows are named by group.
 TEST(JocoFwdinvCheck, StatesFromAFile) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string rig = model("inverse/rig.xml");
   auto r = test::run("joco-simulate " + rig + " --steps 50 --ctrl-noise 0.2 --seed 4 -o " + dir +
                      "/run.h5");

@@ -61,7 +61,8 @@ double row_error(const Matrix& a, const Matrix& b, size_t r, double floor = 1e-3
 // joint type, limits, friction loss, an equality (rig), muscles and tendons (arm26), a
 // slider-crank.
 TEST(JocoInverse, DiscreteRoundTripFromPositionsAlone) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   for (const std::string path :
        {"mujoco/model/humanoid/humanoid.xml", "inverse/rig.xml",
         "mujoco/model/tendon_arm/arm26.xml", "mujoco/model/slider_crank/slider_crank.xml"}) {
@@ -111,7 +112,8 @@ TEST(JocoInverse, DiscreteRoundTripFromPositionsAlone) {
 // of rounding: positions rounded to 1e-16 make 4e-16/h^2 of acceleration, and 1e-3 of the largest
 // predicted error).
 TEST(JocoInverse, CentralDifferencesErrIsTheirTruncationError) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string path = model("inverse/chain.xml");
   const Model m = load_model(path);
   {
@@ -206,7 +208,8 @@ TEST(JocoInverse, CentralDifferencesErrIsTheirTruncationError) {
 // accelerations recovers its forces at every row, and the contact table carries the contact forces
 // of forward dynamics at that state.
 TEST(JocoInverse, UsesGivenVelocitiesAndAccelerations) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string path = model("mujoco/model/humanoid/humanoid.xml");
   const Model m = load_model(path);
   run_ok("joco-simulate " + path + " --steps 120 --ctrl-noise 0.3 -o " + dir + "/run.h5");
@@ -254,7 +257,8 @@ TEST(JocoInverse, UsesGivenVelocitiesAndAccelerations) {
 
 // Bad rows are named, every one of them, and nothing is written.
 TEST(JocoInverse, RejectsInvalidRowsByNumber) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string path = model("mujoco/model/humanoid/humanoid.xml");
   const Model m = load_model(path);
   run_ok("joco-simulate " + path + " --steps 20 -o " + dir + "/run.h5");
@@ -289,7 +293,8 @@ TEST(JocoInverse, RejectsInvalidRowsByNumber) {
 
 // Positions without time need --dt; too few rows for differences are an input error.
 TEST(JocoInverse, TimeFromTheFileOrDt) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string path = model("mujoco/model/slider_crank/slider_crank.xml");
   const Model m = load_model(path);
   run_ok("joco-simulate " + path + " --steps 30 --ctrl-noise 0.5 -o " + dir + "/run.h5");
@@ -315,7 +320,8 @@ TEST(JocoInverse, TimeFromTheFileOrDt) {
 
 // Batch files group by group, the same results with one thread or several, through pipes.
 TEST(JocoInverse, BatchesThreadsAndPipes) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string path = model("inverse/rig.xml");
   run_ok("joco-simulate " + path + " --steps 40 --ctrl-noise 0.4 --batch 3 --threads 2 -o " + dir +
          "/batch.h5");
@@ -345,7 +351,8 @@ TEST(JocoInverse, BatchesThreadsAndPipes) {
 // Smoothing: a Savitzky-Golay fit of noisy positions gives better accelerations than central
 // differences of them (measured against the rollout's own accelerations).
 TEST(JocoInverse, SmoothingNoisyCapture) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string path = model("inverse/chain.xml");
   const Model m = load_model(path);
   run_ok("joco-simulate " + path + " --steps 600 --ctrl-noise 0 -o " + dir + "/run.h5");

@@ -41,7 +41,8 @@ TEST(JocoProfile, PrintsTheTableOfEveryStage) {
 // Contacts and constraint rows per step are those of the same rollout by joco-simulate (the same
 // initial state and testspeed's control noise): the profile runs the same simulation.
 TEST(JocoProfile, CountsWhatTheSameRolloutHas) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string humanoid = model("mujoco/model/humanoid/humanoid.xml");
   auto r = test::run("joco-profile " + humanoid + " --steps 200 --ctrl-noise 0.3 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

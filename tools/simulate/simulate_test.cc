@@ -21,7 +21,8 @@ Matrix read(const std::string& file, Field f) {
 }
 
 TEST(JocoSimulate, WritesNPlusOneRows) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
                            " --steps 50 --ctrl-noise 0.2 -o " + dir + "/a.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -34,7 +35,8 @@ TEST(JocoSimulate, WritesNPlusOneRows) {
 }
 
 TEST(JocoSimulate, EvaluateReproducesTheRolloutsQacc) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   auto r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
                      " --steps 40 --ctrl-noise 0.3 --seed 2 -o " + dir + "/run.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -47,7 +49,8 @@ TEST(JocoSimulate, EvaluateReproducesTheRolloutsQacc) {
 }
 
 TEST(JocoSimulate, StreamsThroughPipes) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r = test::run("joco-compile " + model("mujoco/model/slider_crank/slider_crank.xml") +
                            " -o - | joco-simulate - --steps 20 -o - > " + dir + "/piped.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -55,7 +58,8 @@ TEST(JocoSimulate, StreamsThroughPipes) {
 }
 
 TEST(JocoSimulate, ControlsFromAFileAreApplied) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   auto r = test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
                      " --steps 30 --ctrl-noise 0.5 -o " + dir + "/source.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -68,7 +72,8 @@ TEST(JocoSimulate, ControlsFromAFileAreApplied) {
 }
 
 TEST(JocoSimulate, BatchesWriteOneGroupPerRollout) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r =
       test::run("joco-simulate " + model("mujoco/model/tendon_arm/arm26.xml") +
                 " --steps 10 --ctrl-noise 0.5 --batch 3 --threads 2 -o " + dir + "/batch.h5");
@@ -83,7 +88,8 @@ TEST(JocoSimulate, BatchesWriteOneGroupPerRollout) {
 
 // A batch gives the same rollouts, bit for bit, on one thread or several.
 TEST(JocoSimulate, BatchResultsDoNotDependOnThreads) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   for (const char* threads : {"1", "3"}) {
     const auto r = test::run("joco-simulate " + model("mujoco/model/humanoid/humanoid.xml") +
                              " --steps 100 --ctrl-noise 0.3 --batch 4 --threads " + threads +
@@ -101,7 +107,8 @@ TEST(JocoSimulate, BatchResultsDoNotDependOnThreads) {
 }
 
 TEST(JocoSimulate, StartsFromAKeyframe) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const auto r =
       test::run("joco-simulate " + model("mujoco-tests/test__user__testdata__keyframe.xml") +
                 " --init 1 --steps 0 -o " + dir + "/key.h5");
@@ -110,7 +117,8 @@ TEST(JocoSimulate, StartsFromAKeyframe) {
 }
 
 TEST(JocoSimulate, BadTrajectoryFilesExitThree) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   // A trajectory for another model: wrong widths.
   auto r = test::run("joco-simulate " + model("mujoco/model/slider_crank/slider_crank.xml") +
                      " --steps 5 -o " + dir + "/slider.h5");
@@ -130,7 +138,8 @@ TEST(JocoSimulate, BadTrajectoryFilesExitThree) {
 // A box resting on the floor: the contact table's normal forces carry its weight, in both cone
 // types (the pyramidal rows' efc_force is decoded, not copied).
 TEST(JocoSimulate, ContactForcesAreDecodedForBothCones) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   for (const std::string cone : {"pyramidal", "elliptic"}) {
     const std::string xml = dir + "/box_" + cone + ".xml";
     std::ofstream(xml) << "<mujoco><option cone='" << cone << "' timestep='0.002'/><worldbody>"

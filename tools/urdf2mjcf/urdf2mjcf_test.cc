@@ -47,7 +47,8 @@ TEST(JocoUrdf2mjcf, WritesMjcfToStandardOutputAndASummaryToStandardError) {
 }
 
 TEST(JocoUrdf2mjcf, PipelineIntoJocoCompileEqualsCompilingTheUrdf) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   auto r = test::run("joco-urdf2mjcf " + kMinitaur + " | joco-compile - -o " + dir + "/piped.jmb");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = test::run("joco-compile " + kMinitaur + " -o " + dir + "/direct.jmb");
@@ -64,7 +65,8 @@ TEST(JocoUrdf2mjcf, PipelineIntoJocoCompileEqualsCompilingTheUrdf) {
 
 TEST(JocoUrdf2mjcf, PipelineWithMeshesFromAnotherDirectory) {
   // The MJCF on standard output resolves its meshes from the working directory of the reader.
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   auto r = test::run("cd " + dir + " && joco-urdf2mjcf " + kR2d2 + " | joco-compile - -o r2d2.jmb");
   if (mesh_unsupported(r)) GTEST_SKIP() << "mesh assets are not in this branch yet";
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -75,7 +77,8 @@ TEST(JocoUrdf2mjcf, PipelineWithMeshesFromAnotherDirectory) {
 }
 
 TEST(JocoUrdf2mjcf, OutputFileWithPortableMeshdir) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   fs::create_directories(dir + "/models");
   auto r = test::run("joco-urdf2mjcf " + kR2d2 + " -o " + dir + "/models/r2d2.xml");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -90,7 +93,8 @@ TEST(JocoUrdf2mjcf, OutputFileWithPortableMeshdir) {
 }
 
 TEST(JocoUrdf2mjcf, BadUrdfExitsThreeNamingLineAndElementWithoutOutput) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   std::ofstream(dir + "/bad.urdf")
       << "<robot name='r'>\n<link name='a'/>\n"
          "<joint name='j' type='revolute'>\n<parent link='a'/><child link='ghost'/>\n"
@@ -112,7 +116,8 @@ TEST(JocoUrdf2mjcf, BadUrdfExitsThreeNamingLineAndElementWithoutOutput) {
 }
 
 TEST(JocoUrdf2mjcf, UnreadableMeshFormatWarnsOrFailsWhenStrict) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string urdf = dir + "/dae.urdf";
   std::ofstream(urdf) << "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia "
                          "ixx='1' iyy='1' izz='1' "
@@ -132,7 +137,8 @@ TEST(JocoUrdf2mjcf, UnreadableMeshFormatWarnsOrFailsWhenStrict) {
 }
 
 TEST(JocoUrdf2mjcf, PackagePathsAndOptions) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   const std::string urdf = dir + "/pkg.urdf";
   std::ofstream(urdf)
       << "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='1' iyy='1' "
@@ -179,7 +185,8 @@ TEST(JocoUrdf2mjcf, HelpAndVersion) {
 }
 
 TEST(JocoCompileUrdf, CompilesUrdfFromAFileAndFromStandardInput) {
-  const std::string dir = test::temp_dir();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
   auto r = test::run("joco-compile " + kMinitaur + " --print text");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("joco model \"quadruped\""), std::string::npos);

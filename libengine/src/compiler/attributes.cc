@@ -73,10 +73,35 @@ void AttributeReader::check_count(const char* name, size_t count, size_t min_cou
   }
 }
 
-int AttributeReader::to_int(const char* name, double v) const {
-  if (v != std::floor(v) || std::abs(v) > 2147483647.0) fail(name, "expected an integer");
-  return static_cast<int>(v);
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
+
+// The decimal integer ([+-]digits, within 32 bits) at p, setting *end past it; false (and *end
+// unset) when there is none or it does not fit.
+bool parse_int(const char* p, int* out, const char** end) {
+  const bool negative = *p == '-';
+  if (*p == '-' || *p == '+') ++p;
+  if (*p < '0' || *p > '9') return false;
+  long long v = 0;
+  bool overflow = false;
+  for (; *p >= '0' && *p <= '9'; ++p) {
+    v = v * 10 + (*p - '0');
+    if (v > 2147483648LL) {
+      overflow = true;
+      v = 2147483648LL;
+    }
+  }
+  if (negative) v = -v;
+  if (overflow || v > 2147483647LL) return false;
+  *out = static_cast<int>(v);
+  *end = p;
+  return true;
+}
+
+}  // namespace
 
 bool AttributeReader::read_into(const char* name, double* out, size_t max_count,
                                 size_t min_count) const {
@@ -84,6 +109,33 @@ bool AttributeReader::read_into(const char* name, double* out, size_t max_count,
   if (!read_numbers(name, v)) return false;
   check_count(name, v.size(), min_count, max_count);
   for (size_t i = 0; i < v.size(); ++i) out[i] = v[i];
+  return true;
+}
+
+bool AttributeReader::read_into(const char* name, int* out, size_t max_count,
+                                size_t min_count) const {
+  // As MuJoCo 2.2.2 reads an int array of fixed size: whitespace-separated tokens, each wholly a
+  // decimal integer; at least one, and no more than max_count.
+  const std::string* text = e_.find(name);
+  if (!text) return false;
+  const char* p = text->c_str();
+  size_t count = 0;
+  while (true) {
+    while (is_space(*p)) ++p;
+    if (!*p) break;
+    const char* token_end = p;
+    while (*token_end && !is_space(*token_end)) ++token_end;
+    if (count == max_count) check_count(name, count + 1, min_count, max_count);
+    int v = 0;
+    const char* end = nullptr;
+    if (!parse_int(p, &v, &end) || end != token_end) {
+      fail(name, "'" + std::string(p, token_end) + "' is not an integer");
+    }
+    out[count++] = v;
+    p = token_end;
+  }
+  if (count == 0) fail(name, "expected an integer");
+  check_count(name, count, min_count, max_count);
   return true;
 }
 
@@ -105,10 +157,20 @@ bool AttributeReader::read(const char* name, int& out) const {
 }
 
 bool AttributeReader::read_ints(const char* name, std::vector<int>& out) const {
-  std::vector<double> v;
-  if (!read_numbers(name, v)) return false;
+  // As MuJoCo 2.2.2 reads a variable-length int list: integers one after another (with or without
+  // whitespace between them), up to the first text that does not start one or does not fit.
+  const std::string* text = e_.find(name);
+  if (!text) return false;
   out.clear();
-  for (double x : v) out.push_back(to_int(name, x));
+  const char* p = text->c_str();
+  while (true) {
+    while (is_space(*p)) ++p;
+    int v = 0;
+    const char* end = nullptr;
+    if (!parse_int(p, &v, &end)) break;
+    out.push_back(v);
+    p = end;
+  }
   return true;
 }
 

@@ -25,8 +25,15 @@ class AttributeReader {
   std::string required_string(const char* name) const;
 
   // Numbers: whitespace-separated reals. Arrays need exactly N values unless min_count says fewer
-  // are accepted (the rest keep their current values). A single int is the text's leading decimal
-  // integer, as MuJoCo 2.2.2 reads it.
+  // are accepted (the rest keep their current values). Integers are read as MuJoCo 2.2.2 reads
+  // them, which differs by kind of attribute:
+  //  - a single int is the text's leading decimal integer, whatever follows ("3.7" is 3, "2x" is
+  //    2, "1e1" is 1, "0x3" is 0);
+  //  - an int array of fixed size (std::array<int, N>) takes only whitespace-separated decimal
+  //    integers, each [+-]digits within 32 bits ("3.0", "3e0", "3." and "0x3" are refused);
+  //  - a variable-length int list (read_ints) is the decimal integers read one after another from
+  //    the start, up to the first text that does not start one, or one beyond 32 bits: the rest is
+  //    ignored ("0 1 2.7" is 0 1 2, "0 1 2.7 3" too, "0 1-2" is 0 1 -2).
   bool read(const char* name, double& out) const;
   bool read(const char* name, int& out) const;
   template <size_t N>
@@ -35,13 +42,10 @@ class AttributeReader {
   }
   template <size_t N>
   bool read(const char* name, std::array<int, N>& out, size_t min_count = N) const {
-    std::vector<double> v;
-    if (!read_numbers(name, v)) return false;
-    check_count(name, v.size(), min_count, N);
-    for (size_t i = 0; i < v.size(); ++i) out[i] = to_int(name, v[i]);
-    return true;
+    return read_into(name, out.data(), N, min_count);
   }
   bool read_into(const char* name, double* out, size_t max_count, size_t min_count) const;
+  bool read_into(const char* name, int* out, size_t max_count, size_t min_count) const;
   // Any number of reals / ints.
   bool read_numbers(const char* name, std::vector<double>& out) const;
   bool read_ints(const char* name, std::vector<int>& out) const;
@@ -56,7 +60,6 @@ class AttributeReader {
 
  private:
   void check_count(const char* name, size_t count, size_t min_count, size_t max_count) const;
-  int to_int(const char* name, double v) const;
   const XmlElement& e_;
 };
 

@@ -92,10 +92,7 @@ void read_layout(const AttributeReader& a, Composite& c) {
   if (!a.has("type")) c.fail("missing required attribute 'type'");
   a.read_keyword("type", type, kTypes);
   c.type = static_cast<CompositeType>(type);
-  std::vector<int> count;
-  if (!a.read_ints("count", count)) c.fail("missing required attribute 'count'");
-  if (count.empty() || count.size() > 3) a.fail("count", "needs 1 to 3 values");
-  for (size_t i = 0; i < count.size(); ++i) c.count[i] = count[i];
+  if (!a.read("count", c.count, 1)) c.fail("missing required attribute 'count'");
   long total = 1;
   for (int n : c.count) {
     if (n < 1) a.fail("count", "counts must be positive");
@@ -238,11 +235,9 @@ Composite read_composite(const XmlElement& e, const ModelSpec& spec) {
       r.read_bool("texcoord", c.skin.texcoord);
       if (c.skin.subgrid < 0) r.fail("subgrid", "must be non-negative");
     } else if (child.name == "pin") {
-      std::vector<int> coord;
-      if (!r.read_ints("coord", coord))
+      std::array<int, 2> pin = {0, 0};
+      if (!r.read("coord", pin, 1))
         throw InputError(child.where() + ": missing required attribute 'coord'");
-      if (coord.empty() || coord.size() > 2) r.fail("coord", "needs one or two grid coordinates");
-      std::array<int, 2> pin = {coord[0], coord.size() > 1 ? coord[1] : 0};
       // A pin outside the grid pins nothing (MuJoCo 2.2.2 accepts it).
       if (pin[0] >= 0 && pin[0] < c.count[0] && pin[1] >= 0 && pin[1] < c.count[1])
         c.pins.push_back(pin);

@@ -131,12 +131,10 @@ Worst compare_abs(const float* ours, const float* theirs, long n) {
 
 // Loads a case in MuJoCo (writing its XML to a temporary file).
 oracle::MjModelPtr load_case(const MeshCase& c, std::string* error) {
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "joco_mesh_oracle";
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path path = dir / (c.label + ".xml");
+  const test::TempDir dir;
+  const std::string path = dir / (c.label + ".xml");
   std::ofstream(path) << case_xml(c);
-  return oracle::load(path.string(), error);
+  return oracle::load(path, error);
 }
 
 MeshSpec resolved(const MeshSpec& spec) {

@@ -8,6 +8,7 @@
 
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "support/test_support.h"
 
 namespace joco {
 namespace {
@@ -198,6 +199,25 @@ const Case kCases[] = {
      "<mujoco><default class='x'><geom size='1'/></default><default/>"
      "<worldbody><geom class='x'/></worldbody></mujoco>",
      "<geom>|unknown default class 'x'"},
+    {"empty class where a <default> names the root class",
+     "<mujoco><default/>\n<worldbody><geom class='' size='1'/></worldbody></mujoco>",
+     "model.xml:2: <geom>|unknown default class ''|here that class is 'main'"},
+    {"empty childclass where a <default> names the root class",
+     "<mujoco><default/><worldbody><body childclass=''><geom size='1'/></body></worldbody>"
+     "</mujoco>",
+     "<body>|'childclass'|unknown default class ''"},
+    {"nested default with an empty class",
+     "<mujoco><default>\n<default class=''/></default></mujoco>",
+     "model.xml:2: <default>|non-empty class name"},
+    {"real in a fixed-size int array",
+     "<mujoco><worldbody><composite type='grid' count='3 3.0 1' spacing='0.1'><geom "
+     "size='0.01'/></composite></worldbody></mujoco>",
+     "<composite>|'count'|'3.0' is not an integer"},
+    {"too many values in a fixed-size int array",
+     "<mujoco><compiler inertiagrouprange='0 5 x'/></mujoco>",
+     "<compiler>|'inertiagrouprange'|too many values"},
+    {"empty fixed-size int array", "<mujoco><compiler inertiagrouprange=' '/></mujoco>",
+     "<compiler>|'inertiagrouprange'|expected an integer"},
     {"damper with a negative ctrlrange",
      "<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
      "<actuator><damper joint='j' kv='1' ctrlrange='-1 1'/></actuator></mujoco>",
@@ -298,8 +318,8 @@ TEST(MjcfNumbers, RealsAsMuJoCoReadsThem) {
 }
 
 TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_test";
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   std::ofstream(dir / "part.xml")
       << "<mujoco>\n<worldbody>\n  <geom size='1' bad='x'/>\n</worldbody>\n</mujoco>\n";
   const std::string message = error_of("<mujoco><include file='part.xml'/></mujoco>", dir.string());
@@ -308,8 +328,8 @@ TEST(MjcfInclude, ErrorsNameTheIncludedFileAndItsLine) {
 }
 
 TEST(MjcfInclude, AFileMayBeIncludedOnce) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_twice";
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   std::ofstream(dir / "part.xml") << "<mujoco><worldbody><geom size='1'/></worldbody></mujoco>";
   const std::string message = error_of(
       "<mujoco><include file='part.xml'/><include file='part.xml'/></mujoco>", dir.string());
@@ -317,8 +337,8 @@ TEST(MjcfInclude, AFileMayBeIncludedOnce) {
 }
 
 TEST(MjcfInclude, IncludedElementsCompile) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "joco_include_ok";
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   std::ofstream(dir / "body.xml")
       << "<mujoco><body name='b'><joint/><geom size='1'/></body></mujoco>";
   const Model m = compile_mjcf("<mujoco><worldbody><include file='body.xml'/></worldbody></mujoco>",

@@ -416,9 +416,7 @@ struct DefaultClass {
 class Reader {
  public:
   Reader(ModelSpec& spec) : spec_(spec) {
-    DefaultClass main;
-    main.name = "main";
-    classes_.emplace("main", main);
+    classes_.emplace("", DefaultClass{});  // unnamed until a top-level <default> names it
   }
 
   void read(const XmlElement& root) {
@@ -430,11 +428,14 @@ class Reader {
     for_each(root, "size", [&](const XmlElement& e) { read_size(e); });
     for_each(root, "visual", [&](const XmlElement& e) { read_visual(e); });
     for_each(root, "statistic", [&](const XmlElement& e) { read_statistic(e); });
-    // Every top-level <default> refines the root class, and names it ("main" when it has no class
-    // attribute): as in MuJoCo 2.2.2 the last top-level <default> gives the name.
+    // Every top-level <default> refines the root class, and names it ("main" when its class
+    // attribute is missing or empty): as in MuJoCo 2.2.2 the last top-level <default> gives the
+    // name. A model without one keeps the root class's name empty, so that there (and only there)
+    // class="" and childclass="" name the root class.
     for_each(root, "default", [&](const XmlElement& e) {
-      std::string name = "main";
+      std::string name;
       AttributeReader(e).read("class", name);
+      if (name.empty()) name = "main";
       if (name != root_class_) {
         if (classes_.count(name))
           throw InputError(e.where() + ": repeated default class '" + name + "'");
@@ -473,15 +474,26 @@ class Reader {
   }
 
   // The class an element uses: its own class attribute, else the nearest childclass, else the root
-  // class.
+  // class. An empty class attribute is a class name like any other (see read()).
   const DefaultClass& class_of(const XmlElement& e, const std::string& childclass) const {
     std::string name;
     if (!AttributeReader(e).read("class", name))
       name = childclass.empty() ? root_class_ : childclass;
     auto it = classes_.find(name);
-    if (it == classes_.end())
-      throw InputError(e.where() + ": unknown default class '" + name + "'");
+    if (it == classes_.end()) throw InputError(e.where() + ": " + unknown_class(name));
     return it->second;
+  }
+
+  // The reason for rejecting a reference to the class `name`, which does not exist.
+  std::string unknown_class(const std::string& name) const {
+    std::string reason = "unknown default class '" + name + "'";
+    if (name.empty()) {
+      reason +=
+          " (an empty class names the top-level default class only in a model without "
+          "<default>; here that class is '" +
+          root_class_ + "')";
+    }
+    return reason;
   }
 
   // ---- global settings ----
@@ -708,8 +720,8 @@ class Reader {
     for (const XmlElement& c : e.children) {
       if (c.name != "default") continue;
       std::string child;
-      if (!AttributeReader(c).read("class", child)) {
-        throw InputError(c.where() + ": a nested default class needs a class name");
+      if (!AttributeReader(c).read("class", child) || child.empty()) {
+        throw InputError(c.where() + ": a nested default class needs a non-empty class name");
       }
       if (classes_.count(child))
         throw InputError(c.where() + ": repeated default class '" + child + "'");
@@ -956,9 +968,11 @@ class Reader {
         BodySpec child;
         child.origin = origin_of(c);
         a.read("name", child.name);
-        a.read("childclass", child.childclass);
-        if (!child.childclass.empty() && !classes_.count(child.childclass)) {
-          throw InputError(c.where() + ": unknown default class '" + child.childclass + "'");
+        // childclass="" names the root class where that is unnamed (no <default>), which is then
+        // the class of every element anyway: passing "" down as "no childclass" is the same.
+        if (a.read("childclass", child.childclass) && !classes_.count(child.childclass)) {
+          throw InputError(c.where() +
+                           ": attribute 'childclass': " + unknown_class(child.childclass));
         }
         a.read_bool("mocap", child.mocap);
         Vec3 pos;
@@ -1208,7 +1222,7 @@ class Reader {
 
   ModelSpec& spec_;
   std::map<std::string, DefaultClass> classes_;
-  std::string root_class_ = "main";  // the name of the top-level default class
+  std::string root_class_;  // the name of the top-level default class ("" until one is read)
 };
 
 }  // namespace

@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -27,8 +26,6 @@
 
 namespace joco {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr double kTolerance = 1e-9;
 // MuJoCo 2.2.2 turns every full inertia into principal moments with an iterative eigensolver whose
@@ -288,14 +285,6 @@ const RobotCase kRobots[] = {
     {"solo12", "solo12.urdf", {}, 0},
 };
 
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("joco-urdf-oracle-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
 class UrdfOracle : public ::testing::TestWithParam<RobotCase> {};
 
 TEST_P(UrdfOracle, ConvertedRobotMatchesMuJoCosImport) {
@@ -310,7 +299,8 @@ TEST_P(UrdfOracle, ConvertedRobotMatchesMuJoCosImport) {
   // (1) Our MJCF, written to another folder (so meshdir must point back), loads in MuJoCo.
   UrdfOptions options;
   options.base_dir = folder;
-  options.output_dir = fresh_dir(robot.folder);
+  const test::TempDir output;
+  options.output_dir = output.path();
   UrdfReport report;
   const std::string mjcf = urdf_to_mjcf(test::read_text(urdf_path), urdf_path, options, &report);
   const std::string mjcf_path = options.output_dir + "/robot.xml";

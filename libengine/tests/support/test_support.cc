@@ -1,11 +1,16 @@
 #include "test_support.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>  // mkdtemp
 
+#include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <stdexcept>
+#include <system_error>
 
 #ifndef __has_feature
 #define __has_feature(x) 0
@@ -30,6 +35,20 @@ std::vector<uint8_t> read_file(const std::string& path) {
 std::string read_text(const std::string& path) {
   const std::vector<uint8_t> bytes = read_file(path);
   return std::string(bytes.begin(), bytes.end());
+}
+
+TempDir::TempDir(const std::string& prefix) {
+  std::string name = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(name.data())) {
+    throw std::runtime_error("cannot create a temporary directory " + name + ": " +
+                             std::generic_category().message(errno));
+  }
+  path_ = name;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;  // a test that failed half-way must not throw from here
+  std::filesystem::remove_all(path_, ignored);
 }
 
 namespace {
