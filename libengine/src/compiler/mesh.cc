@@ -250,11 +250,21 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     for (int k = 0; k < 3; ++k) facecen[k] += area * cen[k];
     area_total += area;
   }
-  if (area_total < kMinVal) throw InputError(where + ": mesh surface area is too small");
-  for (int k = 0; k < 3; ++k) facecen[k] /= area_total;
-
   MeshMassFrame& frame = mesh.mass[static_cast<int>(MeshInertia::kVolume)];
   MeshMassFrame& shell = mesh.mass[static_cast<int>(MeshInertia::kShell)];
+  // A surface without area, or (below) a volume without volume, is an error only where a body
+  // needs the mesh's mass (see mesh_geom): MuJoCo 2.2.2 compiles such a mesh when it is unused,
+  // in a world geom or in a body with an explicit inertial, and keeps it as scaled.
+  auto mark_without_mass_frame = [&](const char* error) {
+    frame.error = shell.error = error;
+    mesh.exactmeshinertia = options.exactmeshinertia;
+  };
+  if (area_total < kMinVal) {
+    mark_without_mass_frame("mesh surface area is too small");
+    return mesh;
+  }
+  for (int k = 0; k < 3; ++k) facecen[k] /= area_total;
+
   // Volume and centre of mass of the union of pyramids; the legacy computation counts every
   // pyramid as positive, which is exact only for convex meshes.
   double volume = 0;
@@ -269,10 +279,7 @@ CompiledMesh compile_mesh(const MeshSpec& spec, const MeshOptions& options,
     for (int k = 0; k < 3; ++k) com[k] += vol * (cen[k] * 3.0 / 4.0 + facecen[k] / 4.0);
   }
   if (volume < kMinVal) {
-    // As MuJoCo 2.2.2: the mesh stays as scaled (not centred or aligned), without mass frames or
-    // extents; only a geom whose mass its body needs makes this an error (see mesh_geom).
-    frame.error = shell.error = "mesh volume is too small";
-    mesh.exactmeshinertia = options.exactmeshinertia;
+    mark_without_mass_frame("mesh volume is too small");
     return mesh;
   }
   for (int k = 0; k < 3; ++k) com[k] /= volume;

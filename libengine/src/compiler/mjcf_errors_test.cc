@@ -234,6 +234,10 @@ const Case kCases[] = {
      "<mujoco><asset><mesh name='m' vertex='0 0 0 1 0 0 0 1 0 0 0 1' scale='0 1 1'/></asset>"
      "<worldbody><body><joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>",
      "<geom>|mesh 'm'|volume is too small"},
+    {"mesh without surface area whose mass a body needs",
+     "<mujoco><asset><mesh name='m' vertex='0 0 0 1 0 0 0 1 0 0 0 1' face='0 1 0'/></asset>"
+     "<worldbody><body><joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>",
+     "<geom>|mesh 'm'|surface area is too small"},
     {"inline mesh without a name",
      "<mujoco><asset><mesh vertex='0 0 0 1 0 0 0 1 0 0 0 1'/></asset></mujoco>",
      "<mesh>|needs a name"},
