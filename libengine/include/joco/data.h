@@ -95,6 +95,10 @@ class Data : public DataInfo {
  public:
   double* stack = nullptr;     // nstack doubles for temporaries (see StackFrame)
   Contact* contact = nullptr;  // nconmax contacts
+  // The sparse Newton solver's memory from one solve to the next: its Hessian's pattern and the
+  // symbolic factorisation, reused while the constraint rows couple the same dofs
+  // (solver/hessian_pattern.h). reset_data clears it.
+  int* hessian_cache = nullptr;
 
 #define JOCO_DECLARE_ARRAY(type, name, rows, cols) type* name = nullptr;
   JOCO_DATA_ARRAYS(JOCO_DECLARE_ARRAY)

@@ -6,6 +6,7 @@
 
 #include "joco/error.h"
 #include "joco/log.h"
+#include "solver/hessian_pattern.h"
 
 namespace joco {
 
@@ -68,6 +69,7 @@ void Data::take(Data& other) noexcept {
   buffer_bytes_ = other.buffer_bytes_;
   stack = other.stack;
   contact = other.contact;
+  hessian_cache = other.hessian_cache;
 #define JOCO_TAKE_ARRAY(type, name, rows, cols) \
   name = other.name;                            \
   other.name = nullptr;
@@ -77,6 +79,7 @@ void Data::take(Data& other) noexcept {
   other.buffer_bytes_ = 0;
   other.stack = nullptr;
   other.contact = nullptr;
+  other.hessian_cache = nullptr;
 }
 
 void Data::release() {
@@ -92,6 +95,8 @@ void Data::allocate() {
   size_t total = align_up(static_cast<size_t>(nstack) * sizeof(double));
   const size_t contact_offset = total;
   total += align_up(static_cast<size_t>(sizes_.nconmax) * sizeof(Contact));
+  const size_t hessian_cache_offset = total;
+  total += align_up(static_cast<size_t>(newton::hessian_cache_ints(sizes_)) * sizeof(int));
   for (const ArrayField& f : fields) {
     offsets.push_back(total);
     total += align_up(f.bytes());
@@ -102,6 +107,7 @@ void Data::allocate() {
   char* base = static_cast<char*>(buffer_);
   stack = reinterpret_cast<double*>(base);
   contact = reinterpret_cast<Contact*>(base + contact_offset);
+  hessian_cache = reinterpret_cast<int*>(base + hessian_cache_offset);
   size_t index = 0;
 #define JOCO_BIND_ARRAY(type, name, rows, cols) \
   name = reinterpret_cast<type*>(base + offsets[index++]);

@@ -5,6 +5,7 @@
 
 #include "joco/data.h"
 #include "joco/error.h"
+#include "solver/hessian_pattern.h"
 
 namespace joco {
 
@@ -78,6 +79,7 @@ class Validator {
     double data_bytes = 0;
     for (const ArrayField& f : data_array_fields(m_.sizes())) data_bytes += double(f.bytes());
     data_bytes += double(m_.nstack) * 8 + double(m_.nconmax) * sizeof(Contact);
+    data_bytes += double(newton::hessian_cache_ints(m_.sizes())) * sizeof(int);
     if (data_bytes > kMaxDataBytes)
       fail("njmax", -1, "and the other sizes ask for an impossibly large Data");
   }

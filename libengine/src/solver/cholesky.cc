@@ -102,50 +102,61 @@ bool update_dense(double* u, int n, double* w, bool plus) {
 // ---- sparse -------------------------------------------------------------------------------------
 
 void Sparse::analyse(const Pattern& p, StackFrame& frame) {
-  n_ = p.n;
-  a_ = p;
-  const int n = n_;
-  parent_ = frame.ints(n);
-  lp_ = frame.ints(n + 1);
-  next_ = frame.ints(n);
-  stack_ = frame.ints(2 * n);
-  mark_ = frame.ints(n);
-  x_ = frame.doubles(n);
-  std::memset(x_, 0, sizeof(double) * static_cast<size_t>(n));
+  int* parent = frame.ints(p.n);
+  int* l_col_ptr = frame.ints(p.n + 1);
+  analyse(p, parent, l_col_ptr, frame.ints(p.n));
+  bind(p, parent, l_col_ptr, frame);
+}
 
-  // elimination tree, with path compression through `next_` as ancestors
-  int* ancestor = next_;
+void Sparse::analyse(const Pattern& p, int* parent, int* l_col_ptr, int* work) {
+  const int n = p.n;
+  // elimination tree, with path compression through `work` as ancestors
+  int* ancestor = work;
   for (int k = 0; k < n; ++k) {
-    parent_[k] = -1;
+    parent[k] = -1;
     ancestor[k] = -1;
     for (int q = p.col_ptr[k]; q < p.col_ptr[k + 1]; ++q) {
       int i = p.row_ind[q];
       while (i != -1 && i < k) {
         const int up = ancestor[i];
         ancestor[i] = k;
-        if (up == -1) parent_[i] = k;
+        if (up == -1) parent[i] = k;
         i = up;
       }
     }
   }
 
   // column counts: row k of L has the columns reached from column k's entries in the tree
-  int* count = lp_ + 1;
+  int* count = l_col_ptr + 1;
+  int* mark = work;
   for (int k = 0; k < n; ++k) {
     count[k] = 1;
-    mark_[k] = -1;
+    mark[k] = -1;
   }
   for (int k = 0; k < n; ++k) {
-    mark_[k] = k;
+    mark[k] = k;
     for (int q = p.col_ptr[k]; q < p.col_ptr[k + 1]; ++q) {
-      for (int i = p.row_ind[q]; i < k && mark_[i] != k; i = parent_[i]) {
-        mark_[i] = k;
+      for (int i = p.row_ind[q]; i < k && mark[i] != k; i = parent[i]) {
+        mark[i] = k;
         ++count[i];
       }
     }
   }
-  lp_[0] = 0;
-  for (int k = 0; k < n; ++k) lp_[k + 1] += lp_[k];
+  l_col_ptr[0] = 0;
+  for (int k = 0; k < n; ++k) l_col_ptr[k + 1] += l_col_ptr[k];
+}
+
+void Sparse::bind(const Pattern& p, const int* parent, const int* l_col_ptr, StackFrame& frame) {
+  n_ = p.n;
+  a_ = p;
+  const int n = n_;
+  parent_ = parent;
+  lp_ = l_col_ptr;
+  next_ = frame.ints(n);
+  stack_ = frame.ints(2 * n);
+  mark_ = frame.ints(n);
+  x_ = frame.doubles(n);
+  std::memset(x_, 0, sizeof(double) * static_cast<size_t>(n));
   nnz_ = lp_[n];
   li_ = frame.ints(nnz_);
   lx_ = frame.doubles(nnz_);

@@ -40,6 +40,12 @@ class Sparse {
   // Symbolic analysis of a pattern: elimination tree and column counts; takes its memory from
   // frame. Afterwards nnz() is the number of entries of L.
   void analyse(const Pattern& p, StackFrame& frame);
+  // The symbolic analysis alone, into memory of the caller's (which may outlive any frame): the
+  // elimination tree (parent, n) and the column pointers of L (l_col_ptr, n + 1); work: n ints.
+  static void analyse(const Pattern& p, int* parent, int* l_col_ptr, int* work);
+  // Takes a pattern analysed by the static analyse (all four arrays must outlive this object) and
+  // the work memory of factorisation and updates from frame.
+  void bind(const Pattern& p, const int* parent, const int* l_col_ptr, StackFrame& frame);
   // Numeric factorisation of the matrix with the analysed pattern: values of column k are
   // upper[col_ptr[k]..col_ptr[k+1]) (rows as in the pattern) and diag[k]. Pivots below min_pivot
   // are raised to it; returns how many were.
@@ -58,14 +64,14 @@ class Sparse {
   int n_ = 0;
   int nnz_ = 0;
   Pattern a_;
-  int* parent_ = nullptr;  // elimination tree
-  int* lp_ = nullptr;      // column pointers of L (n + 1)
-  int* li_ = nullptr;      // row indices of L
-  double* lx_ = nullptr;   // values of L
-  int* next_ = nullptr;    // fill position per column during factorisation
-  int* stack_ = nullptr;   // row pattern work (n)
-  int* mark_ = nullptr;    // visit marks (n)
-  double* x_ = nullptr;    // dense work (n)
+  const int* parent_ = nullptr;  // elimination tree
+  const int* lp_ = nullptr;      // column pointers of L (n + 1)
+  int* li_ = nullptr;            // row indices of L
+  double* lx_ = nullptr;         // values of L
+  int* next_ = nullptr;          // fill position per column during factorisation
+  int* stack_ = nullptr;         // row pattern work (n)
+  int* mark_ = nullptr;          // visit marks (n)
+  double* x_ = nullptr;          // dense work (n)
 };
 
 }  // namespace joco::chol

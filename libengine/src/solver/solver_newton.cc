@@ -14,6 +14,7 @@
 #include "joco/smooth.h"
 #include "joco/solver.h"
 #include "solver/cholesky.h"
+#include "solver/hessian_pattern.h"
 #include "solver/primal.h"
 
 namespace joco {
@@ -240,95 +241,24 @@ class Hessian {
 
   // ---- sparse
 
-  // The pattern of M + J'J over all rows (lower triangle by columns in original order, which is
-  // the upper triangle in reverse order), then the symbolic factorisation.
+  // The pattern of M + J'J over all rows with its symbolic factorisation (reused from the last
+  // solve when the rows couple the same dofs), and the numeric memory for it.
   void analyse_sparse(StackFrame& frame) {
-    const Model& m = m_;
     const Data& d = d_;
-    const int nv = nv_;
-    // qM entries by column: for column j, its descendants q (increasing) with the address of
-    // M(q, j); they are the first rows of column j in H's pattern
-    m_col_ptr_ = frame.ints(nv + 1);
-    std::memset(m_col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
-    for (int q = 0; q < nv; ++q) {
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) ++m_col_ptr_[j + 1];
-    }
-    for (int j = 0; j < nv; ++j) m_col_ptr_[j + 1] += m_col_ptr_[j];
-    m_row_ = frame.ints(m.nM - nv);
-    m_adr_ = frame.ints(m.nM - nv);
-    int* fill = frame.ints(nv);
-    std::memcpy(fill, m_col_ptr_, sizeof(int) * static_cast<size_t>(nv));
-    for (int q = 0; q < nv; ++q) {
-      int adr = m.dof_Madr[q] + 1;
-      for (int j = m.dof_parentid[q]; j >= 0; j = m.dof_parentid[j]) {
-        m_row_[fill[j]] = q;
-        m_adr_[fill[j]++] = adr++;
-      }
-    }
-    // (column, row) pairs from the rows of J, row > column in original order
-    int64_t npairs = 0;
-    for (int i = 0; i < nefc_; ++i) {
-      const int n = d.efc_J_rownnz[i];
-      npairs += static_cast<int64_t>(n) * (n - 1) / 2;
-      i += d.efc_J_rowsuper[i];
-    }
-    int* pair_col = frame.ints(npairs);
-    int* pair_row = frame.ints(npairs);
-    int64_t np = 0;
-    for (int i = 0; i < nefc_; ++i) {
-      const int* cols = d.efc_J_colind + d.efc_J_rowadr[i];
-      const int n = d.efc_J_rownnz[i];
-      for (int a = 0; a < n; ++a) {
-        for (int b = a + 1; b < n; ++b) {
-          pair_col[np] = cols[a];
-          pair_row[np++] = cols[b];
-        }
-      }
-      i += d.efc_J_rowsuper[i];
-    }
-    // by column, without duplicates; column K = nv-1-j holds rows nv-1-q < K
-    col_ptr_ = frame.ints(nv + 1);
-    std::memset(col_ptr_, 0, sizeof(int) * static_cast<size_t>(nv + 1));
-    int* by_col = frame.ints(nv + 1);
-    std::memset(by_col, 0, sizeof(int) * static_cast<size_t>(nv + 1));
-    for (int64_t k = 0; k < np; ++k) ++by_col[pair_col[k] + 1];
-    for (int j = 0; j < nv; ++j) by_col[j + 1] += by_col[j];
-    int* sorted = frame.ints(np);
-    std::memcpy(fill, by_col, sizeof(int) * static_cast<size_t>(nv));
-    for (int64_t k = 0; k < np; ++k) sorted[fill[pair_col[k]]++] = pair_row[k];
-    int* mark = fill;
-    for (int j = 0; j < nv; ++j) mark[j] = -1;
-    row_ind_ = frame.ints(m.nM - nv + np);
-    int nnz = 0;
-    for (int K = 0; K < nv; ++K) {
-      const int j = nv - 1 - K;
-      col_ptr_[K] = nnz;
-      // M's rows (distinct) first, then J'J's
-      for (int k = m_col_ptr_[j]; k < m_col_ptr_[j + 1]; ++k) {
-        const int q = m_row_[k];
-        mark[q] = j;
-        row_ind_[nnz++] = nv - 1 - q;
-      }
-      for (int k = by_col[j]; k < by_col[j + 1]; ++k) {
-        const int q = sorted[k];
-        if (mark[q] == j) continue;
-        mark[q] = j;
-        row_ind_[nnz++] = nv - 1 - q;
-      }
-    }
-    col_ptr_[nv] = nnz;
-    upper_ = frame.doubles(nnz);
+    const newton::HessianPattern h = newton::hessian_pattern(m_, d_, frame);
+    col_ptr_ = h.pattern.col_ptr;
+    row_ind_ = h.pattern.row_ind;
+    m_col_ptr_ = h.m_col_ptr;
+    m_row_ = h.m_row;
+    m_adr_ = h.m_adr;
+    upper_ = frame.doubles(col_ptr_[nv_]);
     cursor_ = frame.ints(nefc_);
     const int jnnz = nefc_ ? d.efc_J_rowadr[nefc_ - 1] + d.efc_J_rownnz[nefc_ - 1] : 0;
     hc_ = frame.doubles(jnnz);
-    diag_ = frame.doubles(nv);
-    acc_ = frame.doubles(nv);
-    std::memset(acc_, 0, sizeof(double) * static_cast<size_t>(nv));
-    chol::Pattern p;
-    p.n = nv;
-    p.col_ptr = col_ptr_;
-    p.row_ind = row_ind_;
-    chol_.analyse(p, frame);
+    diag_ = frame.doubles(nv_);
+    acc_ = frame.doubles(nv_);
+    std::memset(acc_, 0, sizeof(double) * static_cast<size_t>(nv_));
+    chol_.bind(h.pattern, h.parent, h.l_col_ptr, frame);
     d_.solver_nnz = chol_.nnz();
   }
 
@@ -407,16 +337,16 @@ class Hessian {
   int* row_nnz_ = nullptr;    // per row of J: its non-zero count
   int* row_cols_ = nullptr;   // and columns (nv per row)
   // sparse
-  int* col_ptr_ = nullptr;
-  int* row_ind_ = nullptr;
+  const int* col_ptr_ = nullptr;
+  const int* row_ind_ = nullptr;
   double* upper_ = nullptr;
   double* diag_ = nullptr;
   double* acc_ = nullptr;
   int* cursor_ = nullptr;  // per row: the next entry of its pattern
   double* hc_ = nullptr;   // H_c J_c of cone contacts, laid out as efc_J
-  int* m_col_ptr_ = nullptr;
-  int* m_row_ = nullptr;
-  int* m_adr_ = nullptr;
+  const int* m_col_ptr_ = nullptr;
+  const int* m_row_ = nullptr;
+  const int* m_adr_ = nullptr;
   chol::Sparse chol_;
 };
 
