@@ -21,38 +21,6 @@ namespace {
 // test fails if one of them starts matching (so the list stays honest).
 const std::set<std::string> kNotYetFilled = {};
 
-// Known differences from MuJoCo 2.2.2, each with its reason. Listed in the output, excluded from
-// the assertion only for the models named.
-struct KnownDifference {
-  const char* model_prefix;
-  std::set<std::string> fields;
-  const char* reason;
-};
-const KnownDifference kKnownDifferences[] = {
-    {"actuation/fluid_thin",
-     {"geom_fluid"},
-     "MuJoCo 2.2.2 integrates the added-mass integrals numerically: for geoms 1000 times flatter"
-     " than wide its added masses are off by up to 2%; joco evaluates the integrals exactly"},
-};
-
-bool known_difference(const std::string& model, const std::string& field) {
-  for (const KnownDifference& k : kKnownDifferences) {
-    if (model.rfind(k.model_prefix, 0) == 0 && k.fields.count(field)) return true;
-  }
-  return false;
-}
-
-constexpr double kFluidTolerance = 1e-5;
-
-// Every real field within 1e-10 relative, mesh-derived ones included, except geom_fluid.
-oracle::Tolerance field_tolerance(const std::string& field, const oracle::Tolerance& base) {
-  oracle::Tolerance t = base;
-  // MuJoCo 2.2.2 integrates the added-mass coefficients numerically (relative error about 6e-7,
-  // more for very flat geoms); joco evaluates them exactly (elliptic integral RD).
-  if (field == "geom_fluid") t.rel = kFluidTolerance;
-  return t;
-}
-
 class CompileOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
@@ -61,16 +29,14 @@ TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
   auto mj = oracle::load(path, &error);
   ASSERT_TRUE(mj) << "MuJoCo cannot load " << path << ": " << error;
   const Model m = compile_mjcf_file(path);
-  const oracle::Comparison c =
-      oracle::compare_model(m, mj.get(), oracle::Tolerance{}, field_tolerance);
+  const oracle::Comparison c = oracle::compare_model(m, mj.get(), oracle::Tolerance{});
   std::string problems;
   int matched = 0;
   for (const oracle::FieldResult& f : c.fields) {
     const bool ok = f.status == oracle::FieldResult::kMatch;
     matched += ok;
-    if (kNotYetFilled.count(f.name)) continue;
-    if (known_difference(GetParam(), f.name)) {
-      if (ok && f.count > 0) problems += f.name + "(listed as differing but matches) ";
+    if (kNotYetFilled.count(f.name)) {
+      if (ok && f.count > 0) problems += f.name + "(listed as not filled but matches) ";
       continue;
     }
     if (!ok) problems += f.name + " ";

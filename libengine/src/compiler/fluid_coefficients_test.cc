@@ -1,5 +1,7 @@
-// fluid_coefficients and carlson_rd: published values of RD, the identities of the added-mass
-// coefficients (sphere, sum of kappas), and kappa against direct numerical integration.
+// fluid_coefficients, added_mass_kappa and carlson_rd: published values of RD, the identities of
+// the added-mass coefficients (sphere, sum of kappas), kappa against direct numerical integration,
+// and how far MuJoCo 2.2.2's Gauss-Kronrod rule (which added_mass_kappa is) is from the exact
+// values.
 #include "compiler/fluid_coefficients.h"
 
 #include <gtest/gtest.h>
@@ -38,7 +40,12 @@ double kappa_by_quadrature(const double r[3], int i) {
   return sum * h / 3;
 }
 
-TEST(FluidCoefficients, SphereAddedMassIsHalfTheDisplacedVolume) {
+double exact_kappa(const double r[3], int i) {
+  const double rj = r[(i + 1) % 3], rk = r[(i + 2) % 3];
+  return 2.0 / 3.0 * r[0] * r[1] * r[2] * carlson_rd(rj * rj, rk * rk, r[i] * r[i]);
+}
+
+TEST(FluidCoefficients, SphereAddedMassIsAboutHalfTheDisplacedVolume) {
   const double size[3] = {0.3, 0, 0}, coef[5] = {0.5, 0.25, 1.5, 1, 1};
   double fluid[kNFLUID];
   fluid_coefficients(kGeomSphere, size, true, coef, fluid);
@@ -46,8 +53,48 @@ TEST(FluidCoefficients, SphereAddedMassIsHalfTheDisplacedVolume) {
   EXPECT_EQ(fluid[0], 1);
   for (int k = 0; k < 5; ++k) EXPECT_EQ(fluid[1 + k], coef[k]);
   for (int k = 0; k < 3; ++k) {
-    EXPECT_NEAR(fluid[6 + k], volume / 2, 1e-15);
+    // Exactly V/2 (kappa = 2/3); MuJoCo 2.2.2's rule gives kappa 2.6e-7 low.
+    EXPECT_NEAR(fluid[6 + k], volume / 2, 1e-6 * volume);
     EXPECT_EQ(fluid[9 + k], 0);
+  }
+}
+
+TEST(AddedMassKappa, IsMuJoCosGaussKronrodRule) {
+  // MuJoCo 2.2.2's value for a sphere, and its values for a 1:2:3 ellipsoid and a disk 1000 times
+  // flatter than wide (libmujoco 2.2.2's geom_fluid, converted back to kappa).
+  EXPECT_NEAR(added_mass_kappa(1, 1, 1), 0.66666640487749385, 4e-16);
+  EXPECT_NEAR(added_mass_kappa(0.3, 0.3, 0.3), 0.66666640487749385, 4e-16);
+  const double r[3] = {2, 1, 0.3};
+  EXPECT_NEAR(added_mass_kappa(r[0], r[1], r[2]), 0.15247696058043109, 1e-15);
+  EXPECT_NEAR(added_mass_kappa(r[1], r[2], r[0]), 0.40098566498480931, 1e-15);
+  EXPECT_NEAR(added_mass_kappa(r[2], r[0], r[1]), 1.4465372281231046, 2e-15);
+}
+
+TEST(AddedMassKappa, ErrorOfTheRule) {
+  // Within 1e-6 of the exact value for round shapes, a few percent for very flat ones.
+  const double round[][3] = {{1, 2, 3}, {0.05, 0.05, 0.25}, {0.3, 0.2, 0.1}};
+  for (const auto& r : round) {
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(added_mass_kappa(r[i], r[(i + 1) % 3], r[(i + 2) % 3]), exact_kappa(r, i), 1e-6);
+    }
+  }
+  const double disk[3] = {1, 1, 1e-3};
+  const double kappa_z = added_mass_kappa(disk[2], disk[0], disk[1]);
+  EXPECT_GT(std::fabs(kappa_z - exact_kappa(disk, 2)), 1e-4);
+  EXPECT_LT(std::fabs(kappa_z - exact_kappa(disk, 2)), 0.05);
+}
+
+TEST(FluidCoefficients, ExactKappasWhereTheRuleExceedsTwo) {
+  // For a disk a million times flatter than wide the rule gives kappa_z > 2, which no ellipsoid has
+  // (MuJoCo 2.2.2 then stores a virtual mass of 1e15 volumes); joco takes the exact kappas.
+  const double size[3] = {1, 1, 1e-6}, coef[5] = {0.5, 0.25, 1.5, 1, 1};
+  ASSERT_GT(added_mass_kappa(size[2], size[0], size[1]), 2);
+  double fluid[kNFLUID];
+  fluid_coefficients(kGeomEllipsoid, size, true, coef, fluid);
+  const double volume = 4.0 / 3.0 * kPi * size[0] * size[1] * size[2];
+  for (int i = 0; i < 3; ++i) {
+    const double kappa = exact_kappa(size, i);
+    EXPECT_NEAR(fluid[6 + i], volume * kappa / (2 - kappa), 1e-12 * fluid[6 + i]);
   }
 }
 
@@ -58,14 +105,12 @@ TEST(FluidCoefficients, NoneWithoutFluidShape) {
   for (double x : fluid) EXPECT_EQ(x, 0);
 }
 
-TEST(FluidCoefficients, KappasMatchQuadratureAndSumToTwo) {
+TEST(FluidCoefficients, ExactKappasMatchSimpsonsRuleAndSumToTwo) {
   const double shapes[][3] = {{1, 2, 3}, {0.05, 0.05, 0.25}, {1, 1, 0.01}, {0.3, 0.02, 0.1}};
   for (const auto& r : shapes) {
     double sum = 0;
     for (int i = 0; i < 3; ++i) {
-      const double rj = r[(i + 1) % 3], rk = r[(i + 2) % 3];
-      const double kappa =
-          2.0 / 3.0 * r[0] * r[1] * r[2] * carlson_rd(rj * rj, rk * rk, r[i] * r[i]);
+      const double kappa = exact_kappa(r, i);
       EXPECT_NEAR(kappa, kappa_by_quadrature(r, i), 1e-9 * std::max(1.0, kappa));
       sum += kappa;
     }
