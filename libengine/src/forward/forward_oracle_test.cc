@@ -3,7 +3,6 @@
 // then single steps with each integrator, and 1000-step rollouts with the same controls.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <iostream>
 
 #include "joco/forward.h"
@@ -70,13 +69,6 @@ Engines load(const std::string& relative, int disable = kDisableConstraint) {
   EXPECT_TRUE(e.mj) << error;
   e.mj->opt.disableflags |= disable;
   e.m.opt.disableflags |= disable;
-  // MuJoCo 2.2.2 integrates the fluid added-mass coefficients numerically (to ~1e-6, and 2% off
-  // for very thin ellipsoids); joco evaluates them exactly (a known compiler difference). Use
-  // MuJoCo's so the passive-force pipeline itself is compared tightly.
-  if (relative.find("thin_object_ellipsoid") != std::string::npos) {
-    std::memcpy(e.m.geom_fluid, e.mj->geom_fluid,
-                sizeof(double) * kNFLUID * static_cast<size_t>(e.m.ngeom));
-  }
   e.md = oracle::make_data(e.mj.get());
   e.d = make_data(e.m);
   return e;
