@@ -12,6 +12,7 @@
 
 #include "joco/constants.h"
 #include "joco/data.h"
+#include "math/vec.h"
 
 namespace joco::cone {
 
@@ -25,11 +26,9 @@ inline int elliptic(const Contact& con, const double* jar, const double* D, doub
   const double* f = con.friction;
   double u[6];
   u[0] = jar[0] * mu;
-  double t2 = 0;
-  for (int k = 1; k < dim; ++k) {
-    u[k] = jar[k] * f[k - 1];
-    t2 += u[k] * u[k];
-  }
+  for (int k = 1; k < dim; ++k) u[k] = jar[k] * f[k - 1];
+  // (summed as mju_dot sums it: MuJoCo's rounding)
+  const double t2 = math::dot(u + 1, u + 1, dim - 1);
   const double n = u[0];
   const double t = std::sqrt(t2);
 
@@ -48,7 +47,8 @@ inline int elliptic(const Contact& con, const double* jar, const double* D, doub
   const double nt = n - mu * t;
   if (cost) *cost += 0.5 * dm * nt * nt;
   force[0] = -dm * nt * mu;
-  for (int k = 1; k < dim; ++k) force[k] = dm * nt * mu * u[k] / t * f[k - 1];
+  // (multiplied left to right in this order: MuJoCo's rounding)
+  for (int k = 1; k < dim; ++k) force[k] = dm * nt * mu / t * u[k] * f[k - 1];
 
   if (hessian) {
     // in U: Dm (a a' + (N - mu T) B), a = (1, -mu U_t / T), B = -mu / T (I - U_t U_t' / T^2) on the

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "joco/constraint.h"
+#include "math/vec.h"
 
 namespace joco {
 
@@ -19,32 +20,9 @@ void mul_jac_vec(const Model& m, const Data& d, double* res, const double* vec) 
     }
     return;
   }
-  // Four rows at a time: their sums are independent chains of additions that the processor
-  // overlaps, and each row still adds its terms in column order (the same bits as one by one).
-  int i = 0;
-  for (; i + 4 <= nefc; i += 4) {
-    const double* r0 = d.efc_J + static_cast<size_t>(i) * nv;
-    const double* r1 = r0 + nv;
-    const double* r2 = r1 + nv;
-    const double* r3 = r2 + nv;
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int k = 0; k < nv; ++k) {
-      const double v = vec[k];
-      s0 += r0[k] * v;
-      s1 += r1[k] * v;
-      s2 += r2[k] * v;
-      s3 += r3[k] * v;
-    }
-    res[i] = s0;
-    res[i + 1] = s1;
-    res[i + 2] = s2;
-    res[i + 3] = s3;
-  }
-  for (; i < nefc; ++i) {
-    const double* row = d.efc_J + static_cast<size_t>(i) * nv;
-    double sum = 0;
-    for (int k = 0; k < nv; ++k) sum += row[k] * vec[k];
-    res[i] = sum;
+  // each row as mju_dot sums it (MuJoCo's rounding; its four partial sums overlap)
+  for (int i = 0; i < nefc; ++i) {
+    res[i] = math::dot(d.efc_J + static_cast<size_t>(i) * nv, vec, nv);
   }
 }
 

@@ -8,6 +8,24 @@
 
 namespace joco::math {
 
+// ---- n-vectors -------------------------------------------------------------------------------
+
+// a'b in MuJoCo's rounding order (mju_dot's): four interleaved partial sums over the blocks of
+// four, combined as (0 + 2) + (1 + 3), plus the remaining elements summed on their own.
+inline double dot(const double* a, const double* b, int n) {
+  const int blocks = n - n % 4;
+  double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+  for (int i = 0; i < blocks; i += 4) {
+    p0 += a[i] * b[i];
+    p1 += a[i + 1] * b[i + 1];
+    p2 += a[i + 2] * b[i + 2];
+    p3 += a[i + 3] * b[i + 3];
+  }
+  double tail = 0;
+  for (int i = blocks; i < n; ++i) tail += a[i] * b[i];
+  return ((p0 + p2) + (p1 + p3)) + tail;
+}
+
 // ---- 3-vectors -------------------------------------------------------------------------------
 
 inline void zero3(double* r) { r[0] = r[1] = r[2] = 0; }

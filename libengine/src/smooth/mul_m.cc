@@ -15,14 +15,15 @@ void mul_m(const Model& m, const Data& d, double* res, const double* vec) {
       i += simple[i] - 1;
       continue;
     }
+    // each term added to res[i] in turn, not summed first (MuJoCo's rounding)
     int adr = madr[i] + 1;
-    double sum = 0;
+    double ri = res[i];
     const double vi = vec[i];
     for (int j = parent[i]; j >= 0; j = parent[j], ++adr) {
-      sum += qM[adr] * vec[j];
+      ri += qM[adr] * vec[j];
       res[j] += qM[adr] * vi;
     }
-    res[i] += sum;
+    res[i] = ri;
   }
 }
 

@@ -64,13 +64,15 @@ void solve_l(const Model& m, const Block<kMaxW>& b, const double* qld) {
       i += simple[i] - 1;  // a run of rows without off-diagonals
       continue;
     }
-    double sum[kMaxW] = {};
+    // each term subtracted from x_i in turn, not summed first (MuJoCo's rounding)
+    double xi[kMaxW];
+    for (int v = 0; v < b.width(); ++v) xi[v] = b.at(v, i);
     int adr = madr[i] + 1;
     for (int j = parent[i]; j >= 0; j = parent[j], ++adr) {
       const double lij = qld[adr];
-      for (int v = 0; v < b.width(); ++v) sum[v] += lij * b.at(v, j);
+      for (int v = 0; v < b.width(); ++v) xi[v] -= lij * b.at(v, j);
     }
-    for (int v = 0; v < b.width(); ++v) b.at(v, i) -= sum[v];
+    for (int v = 0; v < b.width(); ++v) b.at(v, i) = xi[v];
   }
 }
 

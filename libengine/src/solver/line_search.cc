@@ -9,6 +9,7 @@
 
 #include "joco/constraint.h"
 #include "joco/smooth.h"
+#include "math/vec.h"
 #include "solver/primal.h"
 
 namespace joco::primal {
@@ -34,11 +35,10 @@ void setup_polynomials(Context& c, double* base) {
   const Data& d = *c.d;
   mul_jac_vec(m, d, c.jv, c.search);
   mul_m(m, d, c.mv, c.search);
-  double g1 = 0, g2 = 0;
-  for (int i = 0; i < c.nv; ++i) {
-    g1 += (c.ma[i] - d.qfrc_smooth[i]) * c.search[i];
-    g2 += c.search[i] * c.mv[i];
-  }
+  // the Gauss term's slope and curvature along the search direction, as mju_dot sums them
+  // (MuJoCo's rounding: search' M qacc and search' qfrc_smooth apart)
+  const double g1 = math::dot(c.search, c.ma, c.nv) - math::dot(c.search, d.qfrc_smooth, c.nv);
+  const double g2 = math::dot(c.search, c.mv, c.nv);
   base[0] = c.gauss;
   base[1] = g1;
   base[2] = 0.5 * g2;
@@ -115,19 +115,25 @@ Point evaluate(Context& c, const double* base, double alpha) {
   const Data& d = *c.d;
   Point p;
   p.alpha = alpha;
-  add_quadratic(p, base);
+  // The quadratic pieces' coefficients are summed first, in row order after the Gauss term, and
+  // the sum evaluated at alpha (MuJoCo's rounding: at a Newton step from a point in the same
+  // zones the slope then comes out as 0 or an ulp).
+  double c0 = base[0], c1 = base[1], c2 = base[2];
   // friction loss: Huber
   for (int i = d.ne; i < d.ne + d.nf; ++i) {
     const double x = c.jaref[i] + alpha * c.jv[i];
     const double f = d.efc_frictionloss[i], R = d.efc_R[i];
     if (x <= -R * f) {
-      p.cost += -f * x - 0.5 * R * f * f;
-      p.slope += -f * c.jv[i];
+      c0 += -f * c.jaref[i] - 0.5 * R * f * f;
+      c1 += -f * c.jv[i];
     } else if (x >= R * f) {
-      p.cost += f * x - 0.5 * R * f * f;
-      p.slope += f * c.jv[i];
+      c0 += f * c.jaref[i] - 0.5 * R * f * f;
+      c1 += f * c.jv[i];
     } else {
-      add_quadratic(p, c.quad + 3 * i);
+      const double* q = c.quad + 3 * i;
+      c0 += q[0];
+      c1 += q[1];
+      c2 += q[2];
     }
   }
   // one-sided rows: quadratic where x < 0
@@ -138,18 +144,15 @@ Point evaluate(Context& c, const double* base, double alpha) {
     const double* q0 = c.packed + 2 * n;
     const double* q1 = c.packed + 3 * n;
     const double* q2 = c.packed + 4 * n;
-    double cost = 0, slope = 0, curvature = 0;
     for (int k = 0; k < np; ++k) {
       const double on = x0[k] + alpha * v[k] < 0 ? 1.0 : 0.0;
-      cost += on * (q0[k] + alpha * (q1[k] + alpha * q2[k]));
-      slope += on * (q1[k] + 2 * alpha * q2[k]);
-      curvature += on * q2[k];
+      c0 += on * q0[k];
+      c1 += on * q1[k];
+      c2 += on * q2[k];
     }
-    p.cost += cost;
-    p.slope += slope;
-    p.curvature += 2 * curvature;
   }
-  // elliptic cones
+  // elliptic cones: the bottom zone's quadratic into the sum, the middle zone's terms apart
+  Point mid;
   for (int k = 0; k < c.ncones; ++k) {
     const int i = c.cones[k];
     const double* q = c.quad + 3 * i;
@@ -159,7 +162,9 @@ Point evaluate(Context& c, const double* base, double alpha) {
     const double t = std::sqrt(std::max(0.0, t2));
     if (n >= mu * t || (t <= 0 && n >= 0)) continue;  // top zone: no cost
     if (mu * n + t <= 0 || (t <= 0 && n < 0)) {
-      add_quadratic(p, q + 5);
+      c0 += q[5];
+      c1 += q[6];
+      c2 += q[7];
       continue;
     }
     const double dt = (q[3] + alpha * q[4]) / t;
@@ -167,10 +172,15 @@ Point evaluate(Context& c, const double* base, double alpha) {
     const double nt = n - mu * t;
     const double dnt = q[1] - mu * dt;
     const double dm = q[8];
-    p.cost += 0.5 * dm * nt * nt;
-    p.slope += dm * nt * dnt;
-    p.curvature += dm * (dnt * dnt - nt * mu * ddt);
+    mid.cost += 0.5 * dm * nt * nt;
+    mid.slope += dm * nt * dnt;
+    mid.curvature += dm * (dnt * dnt - nt * mu * ddt);
   }
+  const double sum[3] = {c0, c1, c2};
+  add_quadratic(p, sum);
+  p.cost += mid.cost;
+  p.slope += mid.slope;
+  p.curvature += mid.curvature;
   ++c.neval;
   return p;
 }

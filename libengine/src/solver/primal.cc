@@ -30,6 +30,7 @@ void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const double*
   c.grad = frame.doubles(c.nv);
   c.mgrad = frame.doubles(c.nv);
   c.search = frame.doubles(c.nv);
+  c.scratch = frame.doubles(c.nv);
   mul_m(m, d, c.ma, d.qacc);
   if (jaref) {
     std::memcpy(c.jaref, jaref, sizeof(double) * static_cast<size_t>(c.nefc));

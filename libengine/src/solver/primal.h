@@ -25,6 +25,7 @@ struct Context {
   double* grad = nullptr;    // gradient of the cost (nv)
   double* mgrad = nullptr;   // preconditioned gradient (nv)
   double* search = nullptr;  // search direction (nv)
+  double* scratch = nullptr;  // work vector (nv)
   double* quad = nullptr;    // line-search polynomials of the rows (3 nefc)
   // the line search's one-sided rows packed (x = x0 + alpha v, polynomial q0, q1, q2), and the
   // first rows of elliptic contacts

@@ -7,6 +7,7 @@
 
 #include "joco/smooth.h"
 #include "joco/solver.h"
+#include "math/vec.h"
 #include "solver/primal.h"
 
 namespace joco {
@@ -38,12 +39,12 @@ void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref) 
     solve_m(m, d, c.mgrad, c.grad, 1);
 
     // Polak-Ribiere-Plus: beta = max(0, g' (Mg - Mg_old) / (g_old' Mg_old))
-    double num = 0, den = 0, gnorm2 = 0;
-    for (int i = 0; i < nv; ++i) {
-      num += c.grad[i] * (c.mgrad[i] - old_mgrad[i]);
-      den += old_grad[i] * old_mgrad[i];
-      gnorm2 += c.grad[i] * c.grad[i];
-    }
+    // (each as mju_dot sums it, the difference of the preconditioned gradients formed first:
+    // MuJoCo's rounding)
+    for (int i = 0; i < nv; ++i) c.scratch[i] = c.mgrad[i] - old_mgrad[i];
+    const double num = math::dot(c.grad, c.scratch, nv);
+    const double den = math::dot(old_grad, old_mgrad, nv);
+    const double gnorm2 = math::dot(c.grad, c.grad, nv);
     const double beta = den > kMinVal ? std::max(0.0, num / den) : 0;
     for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i] + beta * c.search[i];
 
