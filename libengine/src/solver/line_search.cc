@@ -206,60 +206,105 @@ bool line_search(Context& c, double tolerance, double* alpha) {
     *alpha = a;
     return true;
   };
+  const auto accept_point = [&](const Point& p) {
+    c.lineslope = p.slope * c.scale / snorm;
+    *alpha = p.alpha;
+    return true;
+  };
+  // An evaluation at a bracket end (a Newton step often lands exactly on the other end) reuses
+  // it, but counts as MuJoCo counts it.
+  const auto evaluate_in = [&](const Point& lo, const Point& hi, double a) {
+    if (a == lo.alpha || a == hi.alpha) {
+      ++c.neval;
+      return a == lo.alpha ? lo : hi;
+    }
+    return evaluate(c, base, a);
+  };
   const auto done = [&](const Point& p) {
     c.lineslope = p.slope * c.scale / snorm;
     return std::abs(p.slope) < gtol;
   };
 
-  // the Newton step from 0 first (it is exact when no row changes zone)
+  // The order of evaluations below is MuJoCo 2.2.2's as far as its statistics show (neval per
+  // iteration, the final step and slope, observed through its CG's first iteration from many
+  // starting points): it decides which point ends the search when two qualify, and so the
+  // iterates bit for bit.
   const Point p0 = evaluate(c, base, 0);
-  Point p = evaluate(c, base, newton_step(p0));
-  if (done(p)) return accept(p.alpha);
+  const Point p1 = evaluate(c, base, newton_step(p0));
+  if (done(p1)) return accept(p1.alpha);
   if (p0.slope >= 0) {
     // not a descent direction (at the solution, up to roundoff): the better of the two points
-    const Point& best = p.cost < p0.cost ? p : p0;
+    const Point& best = p1.cost < p0.cost ? p1 : p0;
     c.lineslope = best.slope * c.scale / snorm;
     return accept(best.alpha);
   }
-  Point lo = p0, hi;
-  bool bracketed = false;
-  while (true) {
-    if (done(p)) return accept(p.alpha);
-    if (p.slope < 0) {
-      if (p.alpha > lo.alpha) lo = p;
-    } else if (!bracketed || p.alpha < hi.alpha) {
-      hi = p;
-      bracketed = true;
-    }
-    if (c.neval >= kMaxEvaluations) break;
-    if (!bracketed) {
-      p = evaluate(c, base, newton_step(lo));
-      continue;
-    }
-    // inside the bracket: Newton from either end where it lands inside, else bisection
-    const double a_lo = newton_step(lo), a_hi = newton_step(hi);
-    const bool in_lo = a_lo > lo.alpha && a_lo < hi.alpha;
-    const bool in_hi = a_hi > lo.alpha && a_hi < hi.alpha;
-    if (in_lo && in_hi) {
-      const Point p_lo = evaluate(c, base, a_lo);
-      if (done(p_lo)) return accept(p_lo.alpha);
-      if (p_lo.slope < 0) {
-        if (p_lo.alpha > lo.alpha) lo = p_lo;
-      } else if (p_lo.alpha < hi.alpha) {
-        hi = p_lo;
+  Point lo, hi;
+  if (p1.slope > 0 && p1.cost > p0.cost) {
+    // The first step overshot into worse cost: [0, p1] brackets the minimum. Each round
+    // evaluates the Newton steps from the ends that moved in the last round (both in the
+    // first), then the midpoint.
+    lo = p0;
+    hi = p1;
+    bool lo_moved = true, hi_moved = true;
+    while (c.neval < kMaxEvaluations) {
+      Point q_lo, q_hi;
+      if (lo_moved) q_lo = evaluate_in(lo, hi, newton_step(lo));
+      if (hi_moved) q_hi = evaluate_in(lo, hi, newton_step(hi));
+      const Point q_mid = evaluate(c, base, 0.5 * (lo.alpha + hi.alpha));
+      if (hi_moved && done(q_hi)) return accept(q_hi.alpha);
+      if (lo_moved && done(q_lo)) return accept(q_lo.alpha);
+      if (done(q_mid)) return accept(q_mid.alpha);
+      // the new bracket: the largest point sloping down, the smallest sloping up
+      Point new_lo = lo, new_hi = hi;
+      const Point* evaluated[3] = {lo_moved ? &q_lo : nullptr, hi_moved ? &q_hi : nullptr, &q_mid};
+      for (const Point* q : evaluated) {
+        if (!q) continue;
+        if (q->slope < 0 && q->alpha > new_lo.alpha) new_lo = *q;
+        if (q->slope > 0 && q->alpha < new_hi.alpha) new_hi = *q;
       }
-      const double a = newton_step(hi);
-      p = evaluate(c, base, a > lo.alpha && a < hi.alpha ? a : 0.5 * (lo.alpha + hi.alpha));
-    } else if (in_lo || in_hi) {
-      p = evaluate(c, base, in_lo ? a_lo : a_hi);
-    } else {
-      p = evaluate(c, base, 0.5 * (lo.alpha + hi.alpha));
+      lo_moved = new_lo.alpha != lo.alpha;
+      hi_moved = new_hi.alpha != hi.alpha;
+      lo = new_lo;
+      hi = new_hi;
+    }
+  } else {
+    // Newton steps onward from p1 while the slope keeps its sign; the last two points then
+    // bracket the minimum.
+    Point p = p1;
+    while (true) {
+      if (c.neval >= kMaxEvaluations) return accept_point(p);
+      const Point q = evaluate(c, base, newton_step(p));
+      if (done(q)) return accept(q.alpha);
+      if ((q.slope > 0) != (p.slope > 0)) {
+        lo = q.slope < 0 ? q : p;
+        hi = q.slope < 0 ? p : q;
+        break;
+      }
+      p = q;
+    }
+    // Each round evaluates the Newton steps from both ends (one of them usually lands on the
+    // other end), and the midpoint when either falls outside the bracket.
+    while (c.neval < kMaxEvaluations) {
+      const double a_lo = newton_step(lo), a_hi = newton_step(hi);
+      const bool outside = a_lo < lo.alpha || a_lo > hi.alpha || a_hi < lo.alpha ||
+                           a_hi > hi.alpha;
+      const Point q_lo = evaluate_in(lo, hi, a_lo);
+      const Point q_hi = evaluate_in(lo, hi, a_hi);
+      Point q_mid = q_lo;  // (unless evaluated, a repeat of q_lo)
+      if (outside) q_mid = evaluate(c, base, 0.5 * (lo.alpha + hi.alpha));
+      if (done(q_hi)) return accept(q_hi.alpha);
+      if (done(q_lo)) return accept(q_lo.alpha);
+      if (done(q_mid)) return accept(q_mid.alpha);
+      const Point* evaluated[3] = {&q_lo, &q_hi, &q_mid};
+      for (const Point* q : evaluated) {
+        if (q->alpha <= lo.alpha || q->alpha >= hi.alpha) continue;
+        if (q->slope < 0) lo = *q;
+        if (q->slope > 0) hi = *q;
+      }
     }
   }
   // out of evaluations: the better end of the bracket
-  const Point& best = (bracketed && hi.cost < lo.cost) ? hi : lo;
-  c.lineslope = best.slope * c.scale / snorm;
-  return accept(best.alpha);
+  return accept_point(hi.cost < lo.cost ? hi : lo);
 }
 
 }  // namespace joco::primal
