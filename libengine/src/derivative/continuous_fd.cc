@@ -118,13 +118,17 @@ void forward_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
   }
   std::fill(dq, dq + nv, 0.0);
   for (int i = begin; i < end; ++i) {
+    // Every column from the caller's qpos: the centre's forward normalised its quaternions in
+    // place, and a worker's first column would otherwise start from those (a result that depended
+    // on how the columns are split among threads).
+    fd::copy(d.qpos, saved_qpos, m.nq);
     dq[i] = 1;
     integrate_pos(m, d.qpos, dq, eps);
     dq[i] = 0;
     evaluate(kStageNone);
-    fd::copy(d.qpos, saved_qpos, m.nq);
     set_column(dqacc_dqpos, nv, i, d.qacc, centre, eps);
   }
+  fd::copy(d.qpos, saved_qpos, m.nq);
   fd::copy(d.qacc_warmstart, saved_warm, nv);
 }
 
@@ -158,13 +162,14 @@ void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
   }
   std::fill(dq, dq + nv, 0.0);
   for (int i = begin; i < end; ++i) {
+    fd::copy(d.qpos, saved_qpos, m.nq);  // the caller's, as in forward_dynamics_fd
     dq[i] = 1;
     integrate_pos(m, d.qpos, dq, eps);
     dq[i] = 0;
     inverse_skip(m, d, kStageNone, true);
-    fd::copy(d.qpos, saved_qpos, m.nq);
     set_column(dqfrc_dqpos, nv, i, d.qfrc_inverse, centre, eps);
   }
+  fd::copy(d.qpos, saved_qpos, m.nq);
 }
 
 ContinuousDerivatives continuous_derivatives(const Model& m, const Data& state,
