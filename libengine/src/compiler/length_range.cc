@@ -11,6 +11,7 @@
 #include "joco/error.h"
 #include "joco/forward.h"
 #include "joco/smooth.h"
+#include "math/vec.h"
 
 namespace joco::compiler {
 
@@ -47,19 +48,6 @@ bool limits_of_target(const Model& m, int i, double* range) {
   }
 }
 
-// |x|^2 summed in four interleaved partial sums, (0 + 2) + (1 + 3), and then the remaining
-// elements: MuJoCo's rounding, which the chaotic simulations below can amplify to 1e-9.
-double squared_norm(const std::vector<double>& x) {
-  const size_t n = x.size(), blocks = n - n % 4;
-  double part[4] = {0, 0, 0, 0};
-  for (size_t i = 0; i < blocks; i += 4) {
-    for (size_t k = 0; k < 4; ++k) part[k] += x[i + k] * x[i + k];
-  }
-  double tail = 0;
-  for (size_t i = blocks; i < n; ++i) tail += x[i] * x[i];
-  return ((part[0] + part[2]) + (part[1] + part[3])) + tail;
-}
-
 // One side of the range: push the actuator's transmission with a force that accelerates the joints
 // at `accel` (clamped to maxforce), damp the velocities with time constant timeconst, and return
 // the extreme length over the last inteval seconds, with the spread seen there.
@@ -83,7 +71,8 @@ std::pair<double, double> push(const Model& m, Data& d, int i, double sign,
     }
     const double* moment = d.actuator_moment + static_cast<ptrdiff_t>(i) * m.nv;
     solve_m(m, d, solved.data(), moment, 1);
-    const double norm = std::sqrt(squared_norm(solved));
+    // (in mju_dot's rounding order: the chaotic simulations below can amplify it to 1e-9)
+    const double norm = std::sqrt(math::dot(solved.data(), solved.data(), m.nv));
     double force = norm > kMinVal ? lr.accel / norm : 0;
     if (lr.maxforce > 0) force = std::min(force, lr.maxforce);
     for (int k = 0; k < m.nv; ++k) d.qfrc_applied[k] = sign * force * moment[k];

@@ -26,10 +26,7 @@ inline void sub6(double* r, const double* a, const double* b) {
 inline void add_scaled_to6(double* r, const double* a, double s) {
   for (int i = 0; i < 6; ++i) r[i] += s * a[i];
 }
-// Summed as ((0 + 2) + (1 + 3)) + (4 + 5), MuJoCo's rounding (mju_dot's four accumulators).
-inline double dot6(const double* a, const double* b) {
-  return ((a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5]);
-}
+inline double dot6(const double* a, const double* b) { return dot(a, b, 6); }
 
 // r = a x b for motion vectors (the derivative of b moving with velocity a). r must not alias.
 inline void cross_motion(double* r, const double* a, const double* b) {
