@@ -234,11 +234,19 @@ inline void mat_to_quat(double* q, const double* m) {
   }
   quat_normalize(q);
 }
-// r = R(q) v
+// r = R(q) v for a unit q, as v + 2 u x (w v + u x v) with u = (x, y, z), each product summed
+// left to right (MuJoCo's rounding order, mju_rotVecQuat's, identified from its outputs).
 inline void quat_rotate(double* r, const double* q, const double* v) {
-  double m[9];
-  quat_to_mat(m, q);
-  mat_vec3(r, m, v);
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  const double t0 = w * v[0] + y * v[2] - z * v[1];
+  const double t1 = w * v[1] + z * v[0] - x * v[2];
+  const double t2 = w * v[2] + x * v[1] - y * v[0];
+  const double r0 = v[0] + 2 * (y * t2 - z * t1);
+  const double r1 = v[1] + 2 * (z * t0 - x * t2);
+  const double r2 = v[2] + 2 * (x * t1 - y * t0);
+  r[0] = r0;
+  r[1] = r1;
+  r[2] = r2;
 }
 // Quaternion of a rotation by `angle` about the unit vector `axis`.
 inline void axis_angle_to_quat(double* q, const double* axis, double angle) {

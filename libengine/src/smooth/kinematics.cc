@@ -74,12 +74,10 @@ void kinematics(const Model& m, Data& d) {
         copy3(xaxis, m.jnt_axis + 3 * j);
         continue;
       }
-      double mat[9];
-      quat_to_mat(mat, quat);
       const double* jpos = m.jnt_pos + 3 * j;
-      mat_vec3(xanchor, mat, jpos);
+      quat_rotate(xanchor, quat, jpos);
       add3(xanchor, xanchor, pos);
-      mat_vec3(xaxis, mat, m.jnt_axis + 3 * j);
+      quat_rotate(xaxis, quat, m.jnt_axis + 3 * j);
       const double q0 = m.qpos0[m.jnt_qposadr[j]];
       if (type == kJointSlide) {
         add_scaled3(pos, pos, xaxis, q[0] - q0);
@@ -92,12 +90,14 @@ void kinematics(const Model& m, Data& d) {
       } else {
         axis_angle_to_quat(rot, m.jnt_axis + 3 * j, q[0] - q0);
       }
+      // Normalised once, after the last joint (MuJoCo's rounding: the last bits of a pose decide
+      // whether a sphere resting on a plane touches it).
       quat_mul(quat, quat, rot);
-      quat_normalize(quat);
-      // The rotation keeps the anchor in place.
+      // The rotation keeps the anchor in place: pos += (xanchor - pos) - R jpos, rounded in this
+      // order (MuJoCo's).
       double moved[3];
       quat_rotate(moved, quat, jpos);
-      sub3(pos, xanchor, moved);
+      for (int k = 0; k < 3; ++k) pos[k] += (xanchor[k] - pos[k]) - moved[k];
     }
 
     quat_normalize(quat);
