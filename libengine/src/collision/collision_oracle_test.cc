@@ -322,9 +322,11 @@ INSTANTIATE_TEST_SUITE_P(
                       ModelCase{"collision/params.xml", 300, 20, kExact, 0},
                       ModelCase{"collision/params.xml", 300, 20, kExact, 0, kOverride},
                       ModelCase{"collision/params.xml", 300, 20, kExact, 0, kSmallNconmax},
-                      ModelCase{"collision/multiccd.xml", 300, 20, kMpr, 0},
+                      ModelCase{"collision/multiccd.xml", 300, 20, kExact, 0},
                       ModelCase{"collision/boxes.xml", 600, 20, kExact, 0},
-                      ModelCase{"collision/touching.xml", 0, 1, kExact, 0}),
+                      ModelCase{"collision/touching.xml", 0, 1, kExact, 0},
+                      ModelCase{"collision/hfield_cylinders.xml", 1500, 10, kExact, 0},
+                      ModelCase{"collision/mesh_stack.xml", 1500, 10, kExact, 0}),
     model_name);
 
 }  // namespace

@@ -192,14 +192,18 @@ void fix_normal(const ConvexObject& a, const ConvexObject& b, Contact* con) {
 
 // obj rotated by `angle` about the unit axis through point p.
 void rotate_object(ConvexObject* obj, const double* axis, double angle, const double* p) {
-  double q[4], rot[9], mat[9], dif[3];
+  double q[4], rot[9], mat[9], dif[3], moved[3];
   axis_angle_to_quat(q, axis, angle);
   quat_to_mat(rot, q);
   mat_mat3(mat, rot, obj->mat);
   for (int i = 0; i < 9; ++i) obj->mat[i] = mat[i];
+  // the centre moves by R d - d (d its offset from p), rounded as MuJoCo 2.2.2 rounds it: its
+  // turned centres (seen through libccd's centre callback) are these bit for bit, while p + R d
+  // differs in the last bit in about half of them, enough to flip ties between the support points
+  // of faces lying on each other
   sub3(dif, obj->pos, p);
-  mat_vec3(dif, rot, dif);
-  add3(obj->pos, p, dif);
+  mat_vec3(moved, rot, dif);
+  for (int i = 0; i < 3; ++i) obj->pos[i] += moved[i] - dif[i];
   obj->vertex = -1;
 }
 
