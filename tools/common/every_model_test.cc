@@ -1,8 +1,8 @@
 // Every tool on every model in testdata (a long sweep): compile, a short rollout with control noise
 // and contacts, --evaluate of it (which must reproduce the rollout's accelerations bit for bit),
-// inverse dynamics, the forward/inverse check and both kinds of derivatives at its last row, and a
-// short profile. Each must exit 0 (fwdinv-check may also find a threshold exceeded, exit 1) and
-// write well-formed output. Which files load at all is compared with MuJoCo 2.2.2 by the
+// inverse dynamics, the forward/inverse check, both kinds of derivatives at its last row, and a
+// short profile. Each must exit 0 (fwdinv-check too: every model's solver holds its thresholds)
+// and write well-formed output. Which files load at all is compared with MuJoCo 2.2.2 by the
 // LoadVerdict oracle test.
 #include <gtest/gtest.h>
 
@@ -64,19 +64,19 @@ TEST_P(EveryModelEveryTool, RunsAndWritesWellFormedOutput) {
 
   r = test::run("joco-fwdinv-check " + model + " --states " + run + " -q --report json -o " + dir +
                 "/check.json");
-  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err << slurp(dir + "/check.json");
   EXPECT_NE(slurp(dir + "/check.json").find("\"rows\": " + std::to_string(rows)),
             std::string::npos);
 
   const std::string last = std::to_string(kSteps);
-  r = test::run("joco-derivatives " + model + " --states " + run + " --rows 0," + last + " -q -o " +
+  r = test::run("joco-derivatives " + model + " --states " + run + " --rows " + last + " -q -o " +
                 dir + "/ab.h5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   Trajectory ab = TrajectoryInput::open(dir + "/ab.h5").single();
   std::vector<size_t> dims;
   (void)ab.read_extra("A", &dims);
   ASSERT_EQ(dims.size(), 3u);
-  EXPECT_EQ(dims[0], 2u);
+  EXPECT_EQ(dims[0], 1u);
   EXPECT_EQ(dims[1], dims[2]);
   // Continuous derivatives cost about nv^3 (measured: 1.6 s at nv = 627, humanoid100; 580 s at
   // nv = 3000, the particle composite), so the sweep leaves out the one model above 1000 dofs.
