@@ -31,7 +31,7 @@ void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double
 }
 
 ControlSource ControlSource::from_file(const std::string& ref, const Model& m) {
-  TrajectoryInput input = TrajectoryInput::open(ref);
+  TrajectoryInput input = TrajectoryInput::open(ref, TrajectoryUse::kControls);
   Trajectory t = input.single();
   t.validate(m);
   ControlSource s;

@@ -3,10 +3,14 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "common/model_input.h"
 
 namespace joco::tools::test {
 
@@ -33,6 +37,32 @@ RunResult run(const std::string& command, const std::string& stdin_path) {
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+std::vector<std::string> testdata_models() {
+  const fs::path root = JOCO_TESTDATA_DIR;
+  std::vector<std::string> models;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".xml" && ext != ".urdf")) continue;
+    std::ifstream in(entry.path());
+    std::string start(4096, '\0');
+    in.read(start.data(), static_cast<std::streamsize>(start.size()));
+    start.resize(static_cast<size_t>(in.gcount()));
+    const ModelFormat format = detect_model_format(start);
+    if (format != ModelFormat::kMjcf && format != ModelFormat::kUrdf) continue;
+    models.push_back(fs::relative(entry.path(), root).string());
+  }
+  std::sort(models.begin(), models.end());
+  return models;
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& param) {
+  std::string name = param.param;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 }  // namespace joco::tools::test

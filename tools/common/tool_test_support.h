@@ -1,7 +1,10 @@
 // Running the built tools from tests: exit code, standard output and standard error.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
+#include <vector>
 
 #include "support/test_support.h"
 
@@ -19,5 +22,12 @@ RunResult run(const std::string& command, const std::string& stdin_path = "");
 
 // A fresh empty directory for one test's files, removed when it goes out of scope.
 using joco::test::TempDir;
+
+// Every model in testdata: the MJCF and URDF files that are models (not include fragments), as
+// paths relative to testdata, sorted.
+std::vector<std::string> testdata_models();
+
+// A test parameter (a path, say) as a test name: every character but letters and digits as '_'.
+std::string param_name(const ::testing::TestParamInfo<std::string>& param);
 
 }  // namespace joco::tools::test

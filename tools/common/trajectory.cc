@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -38,6 +40,7 @@ constexpr std::array<FieldInfo, kFieldCount> kFields = {{
     {Field::kAct, "act", FieldWidth::kNa, false, true},
     {Field::kCtrl, "ctrl", FieldWidth::kNu, false, true},
     {Field::kQacc, "qacc", FieldWidth::kNv, false, false},
+    {Field::kQaccWarmstart, "qacc_warmstart", FieldWidth::kNv, false, true},
     {Field::kSensordata, "sensordata", FieldWidth::kNsensordata, false, false},
     {Field::kQfrcApplied, "qfrc_applied", FieldWidth::kNv, false, true},
     {Field::kXfrcApplied, "xfrc_applied", FieldWidth::kNbody6, false, true},
@@ -434,22 +437,29 @@ TrajectoryWriter::TrajectoryWriter(std::unique_ptr<Impl> impl) : impl_(std::move
 TrajectoryWriter::~TrajectoryWriter() = default;
 
 void TrajectoryWriter::append(Field f, std::span<const double> values) {
+  const size_t row_size = field_row_size(f, impl_->sizes);
+  if (row_size == 0) {
+    throw std::invalid_argument(std::string("append to zero-wide field ") + field_info(f).name +
+                                ": give the number of rows");
+  }
+  append(f, values, values.size() / row_size);
+}
+
+void TrajectoryWriter::append(Field f, std::span<const double> values, size_t rows) {
   Impl& w = *impl_;
   w.check_open();
   const int i = static_cast<int>(f);
   const FieldInfo& info = field_info(f);
   const size_t row_size = field_row_size(f, w.sizes);
-  if (row_size == 0) {
-    if (!values.empty())
-      throw std::invalid_argument(std::string("values for zero-wide field ") + info.name);
-    w.zero_width_used[i] = true;
-    w.zero_width_rows[i] += 1;
-    return;
+  if (values.size() != rows * row_size) {
+    throw std::invalid_argument(std::string("append to ") + info.name + ": " +
+                                std::to_string(values.size()) + " values for " +
+                                std::to_string(rows) + " rows of " + std::to_string(row_size));
   }
-  if (values.size() % row_size != 0) {
-    throw std::invalid_argument(
-        std::string("append to ") + info.name + ": " + std::to_string(values.size()) +
-        " values is not a whole number of rows of " + std::to_string(row_size));
+  if (row_size == 0) {
+    w.zero_width_used[i] = true;
+    w.zero_width_rows[i] += rows;
+    return;
   }
   if (!w.columns[i]) {
     std::vector<hsize_t> inner;
@@ -460,7 +470,7 @@ void TrajectoryWriter::append(Field f, std::span<const double> values) {
         w.group.get(), info.name, std::move(inner), info.integer ? H5T_STD_I32LE : H5T_IEEE_F64LE,
         info.integer ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE, w.options, w.prefix());
   }
-  append_column(*w.columns[i], values.data(), values.size() / row_size, w.prefix());
+  append_column(*w.columns[i], values.data(), rows, w.prefix());
 }
 
 void TrajectoryWriter::append_row(const Data& d, std::span<const Field> fields) {
@@ -481,6 +491,7 @@ void TrajectoryWriter::append_row(const Data& d, std::span<const Field> fields) 
       case Field::kAct: p = d.act; break;
       case Field::kCtrl: p = d.ctrl; break;
       case Field::kQacc: p = d.qacc; break;
+      case Field::kQaccWarmstart: p = d.qacc_warmstart; break;
       case Field::kSensordata: p = d.sensordata; break;
       case Field::kQfrcApplied: p = d.qfrc_applied; break;
       case Field::kXfrcApplied: p = d.xfrc_applied; break;
@@ -497,7 +508,7 @@ void TrajectoryWriter::append_row(const Data& d, std::span<const Field> fields) 
         throw std::invalid_argument(std::string("append_row: ") + field_info(f).name +
                                     " is not a Data field");
     }
-    append(f, std::span<const double>(p, n));
+    append(f, std::span<const double>(p, n), 1);
   }
 }
 
@@ -536,7 +547,8 @@ TrajectoryStates::TrajectoryStates(const Model& m, Trajectory& t) {
   act_ = read(Field::kAct);
   ctrl_ = read(Field::kCtrl);
   time_ = read(Field::kTime);
-  qacc_ = read(Field::kQacc);
+  qacc_warmstart_ = read(Field::kQaccWarmstart);
+  if (!qacc_warmstart_) qacc_ = read(Field::kQacc);
   qfrc_applied_ = read(Field::kQfrcApplied);
   xfrc_applied_ = read(Field::kXfrcApplied);
 }
@@ -553,7 +565,11 @@ void TrajectoryStates::load(const Model& m, Data& d, size_t r) const {
   copy(qfrc_applied_, d.qfrc_applied, m.nv, r);
   copy(xfrc_applied_, d.xfrc_applied, 6 * m.nbody, r);
   if (time_) d.time = (*time_)(r, 0);
-  if (r > 0) copy(qacc_, d.qacc_warmstart, m.nv, r - 1);
+  if (qacc_warmstart_) {
+    copy(qacc_warmstart_, d.qacc_warmstart, m.nv, r);
+  } else if (r > 0) {
+    copy(qacc_, d.qacc_warmstart, m.nv, r - 1);
+  }
 }
 
 ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row) {
@@ -592,6 +608,17 @@ void TrajectoryWriter::append_contacts(std::span<const ContactRecord> contacts) 
 
 void TrajectoryWriter::append_extra(const std::string& name, const std::vector<size_t>& row_shape,
                                     std::span<const double> values) {
+  size_t row_size = 1;
+  for (size_t d : row_shape) row_size *= d;
+  if (row_size == 0) {
+    throw std::invalid_argument("append_extra to " + name +
+                                ", whose rows are empty: give the number of rows");
+  }
+  append_extra(name, row_shape, values, values.size() / row_size);
+}
+
+void TrajectoryWriter::append_extra(const std::string& name, const std::vector<size_t>& row_shape,
+                                    std::span<const double> values, size_t rows) {
   Impl& w = *impl_;
   w.check_open();
   if (field_by_name(name) || name == "contact") {
@@ -620,16 +647,15 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
     throw std::invalid_argument("append_extra: " + name + " changed its row shape");
   }
   Column& c = it->second;
+  if (values.size() != rows * c.row_size) {
+    throw std::invalid_argument("append_extra: " + std::to_string(values.size()) + " values for " +
+                                std::to_string(rows) + " rows of " + name);
+  }
   if (c.row_size == 0) {
-    if (!values.empty()) throw std::invalid_argument("append_extra: values for empty " + name);
-    ++c.written;
+    c.written += rows;
     return;
   }
-  if (values.size() % c.row_size != 0) {
-    throw std::invalid_argument("append_extra: " + std::to_string(values.size()) +
-                                " values is not a whole number of rows of " + name);
-  }
-  append_column(c, values.data(), values.size() / c.row_size, w.prefix());
+  append_column(c, values.data(), rows, w.prefix());
 }
 
 void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std::string& name,
@@ -1010,6 +1036,110 @@ InputDataset open_numeric(hid_t parent, const std::string& name, const std::stri
   return d;
 }
 
+// Fields that tools read from their inputs. The others (sensordata, qfrc_*, ncon, ...) are only
+// ever written, so a file whose copies of them do not fit (another model's sensors, another
+// program's meaning of the name) is still a good input: they are dropped with a warning.
+bool read_by_tools(const FieldInfo& info) { return info.input || info.field == Field::kQacc; }
+
+// An attribute as written by any program: absent, one number, one string, or something else (an
+// array of several values, a compound, ...). Never throws.
+struct LooseAttribute {
+  bool present = false;
+  std::optional<double> number;  // an integer or floating-point value
+  std::optional<uint64_t> bits;  // an integer's 64 bits (checksums are unsigned)
+  std::optional<std::string> text;
+
+  // For messages: the value as stored.
+  std::string describe() const {
+    if (text) return "\"" + *text + "\"";
+    if (number) return fmt::format("{}", *number);
+    return "of an unreadable type";
+  }
+};
+
+LooseAttribute loose_attribute(hid_t obj, const std::string& name, const std::string& where) {
+  LooseAttribute out;
+  if (H5Aexists(obj, name.c_str()) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  out.present = true;
+  const hid_t a = H5Aopen(obj, name.c_str(), H5P_DEFAULT);
+  if (a < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  H5Handle attribute(a, H5Aclose);
+  H5Handle space(H5Aget_space(a), H5Sclose);
+  H5Handle type(H5Aget_type(a), H5Tclose);
+  if (!space.valid() || !type.valid() || element_count(space.get()) != 1) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  switch (H5Tget_class(type.get())) {
+    case H5T_INTEGER: {
+      if (H5Tget_sign(type.get()) == H5T_SGN_NONE) {
+        uint64_t v = 0;
+        if (H5Aread(a, H5T_NATIVE_UINT64, &v) >= 0) {
+          out.bits = v;
+          out.number = static_cast<double>(v);
+        }
+      } else {
+        int64_t v = 0;
+        if (H5Aread(a, H5T_NATIVE_INT64, &v) >= 0) {
+          out.bits = static_cast<uint64_t>(v);
+          out.number = static_cast<double>(v);
+        }
+      }
+      break;
+    }
+    case H5T_FLOAT: {
+      double v = 0;
+      if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0) out.number = v;
+      break;
+    }
+    case H5T_STRING: {
+      try {
+        out.text = read_strings(a, true, 1, where + " attribute " + name)[0];
+      } catch (const InputError&) {
+        // present, but unreadable text: neither a number nor a string
+      }
+      break;
+    }
+    default: break;
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return out;
+}
+
+// A model checksum written as text: decimal digits, or hexadecimal with 0x or as the 16 digits
+// joco prints. nullopt when it is neither.
+std::optional<uint64_t> parse_checksum(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(0, 1);
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.erase(0, 2);
+    base = 16;
+  } else if (text.size() == 16 &&
+             !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    base = 16;
+  }
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The datasets whose rows are the trajectory's rows, in order of preference, for a use.
+std::span<const Field> row_fields(TrajectoryUse use) {
+  static constexpr Field kStates[] = {Field::kQpos};
+  static constexpr Field kControls[] = {Field::kCtrl, Field::kQfrcApplied, Field::kXfrcApplied,
+                                        Field::kQpos};
+  if (use == TrajectoryUse::kControls) return kControls;
+  return kStates;
+}
+
 }  // namespace
 
 struct Trajectory::Impl {
@@ -1019,7 +1149,8 @@ struct Trajectory::Impl {
   std::optional<ModelSizes> sizes;  // set by validate
 };
 
-Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group)
+Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group,
+                       TrajectoryUse use)
     : impl_(std::make_unique<Impl>()), group_(normalize_group(group)) {
   Impl& t = *impl_;
   t.file = std::move(file);
@@ -1033,26 +1164,61 @@ Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& grou
   t.group = make_in(H5Gopen2(rf.file.get(), group_.c_str(), H5P_DEFAULT), H5Gclose,
                     "cannot open " + where);
 
-  if (auto format = string_attribute("format"); format && *format != kTrajectoryFormat) {
-    throw InputError(where + ": format is \"" + *format + "\", not \"" + kTrajectoryFormat + "\"");
+  // joco's own marks are checked; another program's format is its own business (the datasets
+  // are read by name all the same).
+  const LooseAttribute format = loose_attribute(t.group.get(), "format", where);
+  if (format.text == kTrajectoryFormat) {
+    const LooseAttribute version = loose_attribute(t.group.get(), "format_version", where);
+    if (version.number && *version.number > kTrajectoryFormatVersion) {
+      throw InputError(where + ": format_version " + version.describe() +
+                       " is newer than this joco reads (" +
+                       std::to_string(kTrajectoryFormatVersion) + ")");
+    }
+    if (version.present && !version.number) {
+      spdlog::warn("{}: format_version {} is not a number; read as version {}", where,
+                   version.describe(), kTrajectoryFormatVersion);
+    }
+  } else if (format.present) {
+    spdlog::info("{}: format {} is not \"{}\"; its datasets are read by name", where,
+                 format.describe(), kTrajectoryFormat);
   }
-  if (auto version = int_attribute("format_version");
-      version && *version > kTrajectoryFormatVersion) {
-    throw InputError(where + ": format_version " + std::to_string(*version) +
-                     " is newer than this joco reads (" + std::to_string(kTrajectoryFormatVersion) +
-                     ")");
-  }
-  if (H5Lexists(t.group.get(), "qpos", H5P_DEFAULT) <= 0) {
+
+  const std::span<const Field> counting = row_fields(use);
+  std::optional<Field> row_field;
+  for (Field f : counting) {
+    if (H5Lexists(t.group.get(), field_info(f).name, H5P_DEFAULT) > 0) {
+      row_field = f;
+      break;
+    }
     H5Eclear2(H5E_DEFAULT);
-    throw InputError(where + ": not a trajectory: no dataset qpos");
   }
+  if (!row_field) {
+    std::string names;
+    for (size_t i = 0; i < counting.size(); ++i) {
+      names += (i == 0 ? "" : i + 1 == counting.size() ? " or " : ", ");
+      names += field_info(counting[i]).name;
+    }
+    throw InputError(where + ": not a trajectory: no dataset " + names);
+  }
+  // A field that does not fit: an error when tools read it, else dropped.
+  auto reject = [&](const FieldInfo& info, const std::string& message) {
+    if (read_by_tools(info) || info.field == *row_field) throw InputError(message);
+    spdlog::warn("{}; ignored", message);
+    t.datasets[static_cast<int>(info.field)].reset();
+  };
   for (const FieldInfo& info : kFields) {
     if (H5Lexists(t.group.get(), info.name, H5P_DEFAULT) <= 0) {
       H5Eclear2(H5E_DEFAULT);
       continue;
     }
     const std::string ds_where = rf.where(group_, info.name);
-    InputDataset d = open_numeric(t.group.get(), info.name, ds_where);
+    InputDataset d;
+    try {
+      d = open_numeric(t.group.get(), info.name, ds_where);
+    } catch (const InputError& e) {
+      reject(info, e.what());
+      continue;
+    }
     const size_t rank = d.dims.size();
     const bool rank_ok = info.width == FieldWidth::kScalar
                              ? rank == 1 || (rank == 2 && d.dims[1] == 1)
@@ -1063,18 +1229,20 @@ Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& grou
                                    : info.width == FieldWidth::kNbody6
                                        ? "(T, nbody, 6)"
                                        : std::string("(T, ") + width_name(info.width) + ")";
-      throw InputError(ds_where + ": has rank " + std::to_string(rank) + ", shape " +
+      reject(info, ds_where + ": has rank " + std::to_string(rank) + ", shape " +
                        shape_text(d.dims) + "; expected " + expected);
+      continue;
     }
     t.datasets[static_cast<int>(info.field)] = std::move(d);
   }
-  rows_ = t.datasets[static_cast<int>(Field::kQpos)]->dims[0];
-  if (rows_ == 0) throw InputError(rf.where(group_, "qpos") + ": has no rows");
+  const char* row_name = field_info(*row_field).name;
+  rows_ = t.datasets[static_cast<int>(*row_field)]->dims[0];
+  if (rows_ == 0) throw InputError(rf.where(group_, row_name) + ": has no rows");
   for (const FieldInfo& info : kFields) {
     const auto& d = t.datasets[static_cast<int>(info.field)];
     if (d && d->dims[0] != rows_) {
-      throw InputError(rf.where(group_, info.name) + ": has " + std::to_string(d->dims[0]) +
-                       " rows, qpos has " + std::to_string(rows_));
+      reject(info, rf.where(group_, info.name) + ": has " + std::to_string(d->dims[0]) + " rows, " +
+                       row_name + " has " + std::to_string(rows_));
     }
   }
 }
@@ -1104,50 +1272,69 @@ std::vector<size_t> Trajectory::dims(Field f) const {
 void Trajectory::validate(const Model& m, std::span<const Field> required) {
   Impl& t = *impl_;
   const std::string where = this->where();
-  // The sizes the file says it was written for.
+  // The sizes the file says it was written for, where it says so with numbers.
   const std::pair<const char*, int> sizes[] = {
       {"nq", m.nq}, {"nv", m.nv}, {"na", m.na}, {"nu", m.nu}, {"nsensordata", m.nsensordata}};
   for (const auto& [name, value] : sizes) {
-    if (auto v = int_attribute(name); v && *v != value) {
-      throw InputError(where + ": written for a model with " + name + " = " + std::to_string(*v) +
+    const LooseAttribute a = loose_attribute(t.group.get(), name, where);
+    if (!a.present) continue;
+    if (!a.number) {
+      spdlog::warn("{}: attribute {} is {}, not a number; ignored", where, name, a.describe());
+    } else if (*a.number != value) {
+      throw InputError(where + ": written for a model with " + name + " = " + a.describe() +
                        ", this model has " + name + " = " + std::to_string(value));
     }
   }
   for (const FieldInfo& info : kFields) {
-    const auto& d = t.datasets[static_cast<int>(info.field)];
+    auto& d = t.datasets[static_cast<int>(info.field)];
     if (!d) continue;
     const std::vector<size_t> expected = field_row_shape(info.field, m);
     std::vector<size_t> inner(d->dims.begin() + 1, d->dims.end());
     // A field one wide may be stored with rank 1, and a scalar field as (T, 1).
-    if (inner.empty() && info.width != FieldWidth::kScalar) inner.push_back(1);
+    if (inner.empty() && info.width != FieldWidth::kScalar) inner.assign(1, 1);
     if (info.width == FieldWidth::kScalar && inner.size() == 1 && inner[0] == 1) inner.clear();
-    if (inner != expected) {
-      std::string want = "(" + std::to_string(rows_);
-      for (size_t e : expected) want += ", " + std::to_string(e);
-      want += expected.empty() ? ",)" : ")";
-      const std::string ds_where = t.file->where(group_, info.name);
-      if (info.width == FieldWidth::kNbody6 || info.width == FieldWidth::kTwo ||
-          info.width == FieldWidth::kScalar) {
-        throw InputError(
-            ds_where + ": has shape " + shape_text(d->dims) + "; expected " + want +
-            (info.width == FieldWidth::kNbody6 ? " for nbody = " + std::to_string(m.nbody) : ""));
-      }
-      throw InputError(ds_where + ": has " + std::to_string(inner.size() == 1 ? inner[0] : 0) +
-                       " columns, but the model has " + width_name(info.width) + " = " +
-                       std::to_string(expected[0]));
+    if (inner == expected) continue;
+    std::string want = "(" + std::to_string(rows_);
+    for (size_t e : expected) want += ", " + std::to_string(e);
+    want += expected.empty() ? ",)" : ")";
+    const std::string ds_where = t.file->where(group_, info.name);
+    std::string message;
+    if (info.width == FieldWidth::kNbody6 || info.width == FieldWidth::kTwo ||
+        info.width == FieldWidth::kScalar) {
+      message =
+          ds_where + ": has shape " + shape_text(d->dims) + "; expected " + want +
+          (info.width == FieldWidth::kNbody6 ? " for nbody = " + std::to_string(m.nbody) : "");
+    } else {
+      message = ds_where + ": has " + std::to_string(inner.size() == 1 ? inner[0] : 0) +
+                " columns, but the model has " + width_name(info.width) + " = " +
+                std::to_string(expected[0]);
     }
+    if (read_by_tools(info)) throw InputError(message);
+    spdlog::warn("{}; ignored", message);
+    d.reset();
   }
   for (Field f : required) {
     if (!has(f) && field_row_size(f, m) > 0) {
       throw InputError(where + ": no dataset " + field_info(f).name + " (required here)");
     }
   }
-  if (auto checksum = int_attribute("model_checksum");
-      checksum && static_cast<uint64_t>(*checksum) != model_checksum(m)) {
-    const auto name = string_attribute("model_name");
-    spdlog::warn("{}: written for model {}(checksum {:016x}), not for this one ({:016x})", where,
-                 name && !name->empty() ? "\"" + *name + "\" " : "",
-                 static_cast<uint64_t>(*checksum), model_checksum(m));
+  // The checksum names the model only as a hint (the same model compiled by another joco version
+  // has another one): a difference, or a value that cannot be compared, is a warning.
+  const uint64_t own = model_checksum(m);
+  const LooseAttribute checksum = loose_attribute(t.group.get(), "model_checksum", where);
+  if (checksum.present) {
+    std::optional<uint64_t> value = checksum.bits;
+    if (!value && checksum.text) value = parse_checksum(*checksum.text);
+    const LooseAttribute name = loose_attribute(t.group.get(), "model_name", where);
+    const std::string model =
+        name.text && !name.text->empty() ? "model \"" + *name.text + "\" " : std::string("model ");
+    if (!value) {
+      spdlog::warn("{}: model_checksum {} cannot be compared with this model's ({:016x})", where,
+                   checksum.describe(), own);
+    } else if (*value != own) {
+      spdlog::warn("{}: written for {}(checksum {:016x}), not for this one ({:016x})", where, model,
+                   *value, own);
+    }
   }
   t.sizes = m.sizes();
 }
@@ -1386,19 +1573,20 @@ TrajectoryRef parse_trajectory_ref(const std::string& arg) {
   return {arg.substr(0, first), normalize_group(arg.substr(first + 1))};
 }
 
-TrajectoryInput::TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group)
-    : file_(std::move(file)), group_(std::move(group)) {}
+TrajectoryInput::TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group,
+                                 TrajectoryUse use)
+    : file_(std::move(file)), group_(std::move(group)), use_(use) {}
 
-TrajectoryInput TrajectoryInput::open(const std::string& arg) {
+TrajectoryInput TrajectoryInput::open(const std::string& arg, TrajectoryUse use) {
   silence_hdf5();
   const TrajectoryRef ref = parse_trajectory_ref(arg);
-  if (ref.path == "-") return open_image(read_input("-"), display_name("-"), ref.group);
+  if (ref.path == "-") return open_image(read_input("-"), display_name("-"), ref.group, use);
   const std::string& path = ref.path;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
   // A pipe or other stream (/dev/stdin, <(command)) cannot be seeked: read it whole.
   if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
-    return open_image(read_input(path), path, ref.group);
+    return open_image(read_input(path), path, ref.group, use);
   }
   {
     std::ifstream probe(path, std::ios::binary);
@@ -1414,11 +1602,11 @@ TrajectoryInput TrajectoryInput::open(const std::string& arg) {
   file->name = path;
   file->file = make_in(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                        path + ": cannot open as HDF5");
-  return TrajectoryInput(std::move(file), ref.group.empty() ? "" : normalize_group(ref.group));
+  return TrajectoryInput(std::move(file), ref.group.empty() ? "" : normalize_group(ref.group), use);
 }
 
 TrajectoryInput TrajectoryInput::open_image(std::vector<uint8_t> bytes, const std::string& name,
-                                            const std::string& group) {
+                                            const std::string& group, TrajectoryUse use) {
   silence_hdf5();
   if (bytes.empty()) throw InputError(name + ": empty input, not an HDF5 file");
   if (!looks_like_hdf5(bytes)) throw InputError(name + ": not an HDF5 file");
@@ -1433,7 +1621,7 @@ TrajectoryInput TrajectoryInput::open_image(std::vector<uint8_t> bytes, const st
       make_in(H5LTopen_file_image(file->image.data(), file->image.size(),
                                   H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE),
               H5Fclose, name + ": cannot open as HDF5");
-  return TrajectoryInput(std::move(file), group.empty() ? "" : normalize_group(group));
+  return TrajectoryInput(std::move(file), group.empty() ? "" : normalize_group(group), use);
 }
 
 const std::string& TrajectoryInput::name() const { return file_->name; }
@@ -1467,18 +1655,22 @@ std::vector<std::string> TrajectoryInput::rollout_groups() const {
 
 std::vector<std::string> TrajectoryInput::trajectory_groups() const {
   if (!group_.empty()) return {group_};
-  if (has_object(file_->file.get(), "/qpos", H5I_DATASET)) return {"/"};
+  std::string names;
+  for (Field f : row_fields(use_)) {
+    const std::string name = field_info(f).name;
+    if (has_object(file_->file.get(), "/" + name, H5I_DATASET)) return {"/"};
+    names += (names.empty() ? "" : " or ") + name;
+  }
   std::vector<std::string> groups = rollout_groups();
   if (groups.empty()) {
-    throw InputError(
-        file_->name +
-        ": holds no trajectory (no qpos dataset at the root, no /rollout_NNNNN group)");
+    throw InputError(file_->name + ": holds no trajectory (no " + names +
+                     " dataset at the root, no /rollout_NNNNN group)");
   }
   return groups;
 }
 
 Trajectory TrajectoryInput::trajectory(const std::string& group) const {
-  return Trajectory(file_, group);
+  return Trajectory(file_, group, use_);
 }
 
 Trajectory TrajectoryInput::single() const {
@@ -1497,26 +1689,26 @@ ModelInfo TrajectoryInput::model_info() const {
   H5Handle g = make_in(H5Gopen2(root, "/model", H5P_DEFAULT), H5Gclose,
                        "cannot open " + file_->where("/model"));
   const std::string where = file_->where("/model");
-  if (auto a = open_attribute(g.get(), "model_name", where);
-      a && attribute_class(a->get()) == H5T_STRING) {
-    info.model_name = read_strings(a->get(), true, 1, where + " attribute model_name")[0];
-  }
-  if (auto a = open_attribute(g.get(), "model_checksum", where);
-      a && attribute_class(a->get()) == H5T_INTEGER) {
-    uint64_t value = 0;
-    if (H5Aread(a->get(), H5T_NATIVE_UINT64, &value) < 0)
-      fail_input("cannot read " + where + " model_checksum");
-    info.model_checksum = value;
+  // What another program put under /model is its own: what is not as joco writes it is ignored.
+  if (auto a = loose_attribute(g.get(), "model_name", where); a.text) info.model_name = *a.text;
+  if (auto a = loose_attribute(g.get(), "model_checksum", where); a.bits) {
+    info.model_checksum = a.bits;
+  } else if (a.text) {
+    info.model_checksum = parse_checksum(*a.text);
   }
   auto names = [&](const char* name, std::vector<std::string>& out) {
     if (!has_object(g.get(), name, H5I_DATASET)) return;
     const std::string ds_where = file_->where("/model", name);
-    H5Handle ds =
-        make_in(H5Dopen2(g.get(), name, H5P_DEFAULT), H5Dclose, "cannot open " + ds_where);
-    H5Handle space = make_in(H5Dget_space(ds.get()), H5Sclose, "cannot read " + ds_where);
-    if (H5Sget_simple_extent_ndims(space.get()) != 1)
-      throw InputError(ds_where + ": expected rank 1");
-    out = read_strings(ds.get(), false, element_count(space.get()), ds_where);
+    try {
+      H5Handle ds =
+          make_in(H5Dopen2(g.get(), name, H5P_DEFAULT), H5Dclose, "cannot open " + ds_where);
+      H5Handle space = make_in(H5Dget_space(ds.get()), H5Sclose, "cannot read " + ds_where);
+      if (H5Sget_simple_extent_ndims(space.get()) != 1)
+        throw InputError(ds_where + ": expected rank 1");
+      out = read_strings(ds.get(), false, element_count(space.get()), ds_where);
+    } catch (const InputError& e) {
+      spdlog::warn("{}; ignored", e.what());
+    }
   };
   names("body_names", info.body_names);
   names("joint_names", info.joint_names);

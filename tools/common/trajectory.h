@@ -37,6 +37,7 @@ enum class Field : int {
   kAct,
   kCtrl,
   kQacc,
+  kQaccWarmstart,
   kSensordata,
   kQfrcApplied,
   kXfrcApplied,
@@ -111,10 +112,13 @@ class TrajectoryWriter {
   TrajectoryWriter(const TrajectoryWriter&) = delete;
   TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-  // Appends values.size() / field_row_size rows (row-major) to a field, creating its dataset on
-  // first use. Integer fields take whole numbers. A field whose row size is zero for this model
-  // (act when na = 0, ...) is not stored: appending (no values) to it counts one row per call, and
-  // need not be done at all.
+  // Appends `rows` rows (row-major, rows * field_row_size values) to a field, creating its dataset
+  // on first use. Integer fields take whole numbers. A field whose row size is zero for this model
+  // (act when na = 0, qpos when nq = 0, ...) is not stored, only its rows are counted (qpos is then
+  // made (T, 0) at close); such a field need not be appended to at all, except qpos.
+  void append(Field f, std::span<const double> values, size_t rows);
+  // The same with rows = values.size() / field_row_size; std::invalid_argument for a zero-wide
+  // field, whose rows cannot be told from its values.
   void append(Field f, std::span<const double> values);
   void append(Field f, double value) { append(f, std::span<const double>(&value, 1)); }
   // Appends one row of each listed field, taken from d: time, qpos, ..., ncon, nefc, solver_niter
@@ -125,11 +129,14 @@ class TrajectoryWriter {
     append_row(d, std::span<const Field>(fields.begin(), fields.size()));
   }
 
-  // Appends rows to an extra per-row float64 dataset that is not a trajectory field (the
+  // Appends `rows` rows to an extra per-row float64 dataset that is not a trajectory field (the
   // derivative matrices of joco-derivatives, say): `row_shape` is the shape of one row, fixed by
-  // the first call (a zero in it stores nothing: the dataset is then (T, ..., 0) and calls count
-  // rows); `values` holds whole rows. Chunked and compressed like the fields; at close its rows
-  // must equal qpos's.
+  // the first call (a zero in it stores nothing: the dataset is then (T, ..., 0), made at close);
+  // `values` holds the whole rows. Chunked and compressed like the fields; at close its rows must
+  // equal qpos's.
+  void append_extra(const std::string& name, const std::vector<size_t>& row_shape,
+                    std::span<const double> values, size_t rows);
+  // The same with rows = values.size() / row size; std::invalid_argument for an empty row shape.
   void append_extra(const std::string& name, const std::vector<size_t>& row_shape,
                     std::span<const double> values);
   // A string attribute on an extra dataset already appended to.
@@ -231,12 +238,21 @@ struct ModelInfo {
 
 struct ReaderFile;  // the open HDF5 file, shared by its trajectories
 
-// One trajectory group of an input file. Opening checks what can be checked without a model:
-// qpos exists, every known field is a numeric dataset of a possible rank, all have the same
-// number of rows. validate() checks the widths against a model.
+// What a file is read for, which decides the dataset that counts its rows: states (qpos, the only
+// dataset a states file needs) or controls (ctrl; qfrc_applied, xfrc_applied or qpos where the file
+// has no ctrl).
+enum class TrajectoryUse { kStates, kControls };
+
+// One trajectory group of an input file. Opening checks what can be checked without a model: the
+// dataset that counts the rows exists, every field a tool reads (time, qpos, qvel, act, ctrl, qacc,
+// qacc_warmstart, applied forces) is a numeric dataset of a possible rank with as many rows.
+// validate() checks their widths against a model. Everything else is ignored: datasets and
+// attributes joco does not know, and fields that tools only write (sensordata, qfrc_*, ncon, ...)
+// when they do not fit, which are then dropped with a warning.
 class Trajectory {
  public:
-  Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group);
+  Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group,
+             TrajectoryUse use = TrajectoryUse::kStates);
   ~Trajectory();
   Trajectory(Trajectory&&) noexcept;
   Trajectory& operator=(Trajectory&&) noexcept;
@@ -254,8 +270,10 @@ class Trajectory {
 
   // Checks the trajectory against a model: each present field's row shape (nq, nv, na, nu,
   // nsensordata, nbody x 6; a field one wide may be stored with rank 1), the size attributes when
-  // present, and that every `required` field is present (a field zero wide for the model counts as
-  // present). A different model_checksum is only warned about. Throws InputError.
+  // they are numbers, and that every `required` field is present (a field zero wide for the model
+  // counts as present). Throws InputError. Only warns about: a model_checksum that differs or
+  // cannot be compared (a string, say), size attributes that are not numbers, and fields tools only
+  // write whose shape does not fit the model (those are dropped).
   void validate(const Model& m, std::span<const Field> required = {});
   void validate(const Model& m, std::initializer_list<Field> required) {
     validate(m, std::span<const Field>(required.begin(), required.size()));
@@ -297,8 +315,10 @@ class Trajectory {
 
 // The states a trajectory records, read once (validated against the model; qpos required), so
 // that any row can be put into a Data: qpos, and where present qvel, act, ctrl, time,
-// qfrc_applied and xfrc_applied. The solver is warm-started with the previous row's qacc when the
-// file has it, as the rollout that wrote it was.
+// qfrc_applied and xfrc_applied. The constraint solver's warmstart is the row's qacc_warmstart
+// where the file has it (what the rollout that wrote the row started from, mjData.qacc_warmstart:
+// joco-simulate records it), else the previous row's qacc (which is what an Euler or implicit
+// rollout starts the next row from), else none (zero, as after a reset).
 class TrajectoryStates {
  public:
   TrajectoryStates(const Model& m, Trajectory& t);
@@ -310,23 +330,26 @@ class TrajectoryStates {
  private:
   size_t rows_ = 0;
   Matrix qpos_;
-  std::optional<Matrix> qvel_, act_, ctrl_, time_, qacc_, qfrc_applied_, xfrc_applied_;
+  std::optional<Matrix> qvel_, act_, ctrl_, time_, qacc_, qacc_warmstart_, qfrc_applied_,
+      xfrc_applied_;
 };
 
 // An input HDF5 file: opened from a path, standard input ("-") or bytes in memory.
 class TrajectoryInput {
  public:
   // Opens "FILE.h5", "FILE.h5:/group", "-" or "-:/group" (parse_trajectory_ref).
-  static TrajectoryInput open(const std::string& arg);
+  static TrajectoryInput open(const std::string& arg, TrajectoryUse use = TrajectoryUse::kStates);
   // Opens an HDF5 file image held in memory; `name` stands for the file in messages.
   static TrajectoryInput open_image(std::vector<uint8_t> bytes, const std::string& name,
-                                    const std::string& group = "");
+                                    const std::string& group = "",
+                                    TrajectoryUse use = TrajectoryUse::kStates);
 
   // The file's name in messages ("<stdin>" for "-").
   const std::string& name() const;
 
-  // The trajectories addressed: the group that was named, else the root when it is a trajectory,
-  // else the rollout groups in order. InputError when there are none.
+  // The trajectories addressed: the group that was named, else the root when it is a trajectory
+  // (has the dataset that counts rows), else the rollout groups in order. InputError when there
+  // are none.
   std::vector<std::string> trajectory_groups() const;
   // The /rollout_NNNNN groups of the file, in numeric order.
   std::vector<std::string> rollout_groups() const;
@@ -339,9 +362,10 @@ class TrajectoryInput {
   ModelInfo model_info() const;
 
  private:
-  TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group);
+  TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group, TrajectoryUse use);
   std::shared_ptr<ReaderFile> file_;
   std::string group_;
+  TrajectoryUse use_;
 };
 
 }  // namespace joco::tools

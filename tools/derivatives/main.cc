@@ -214,17 +214,17 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
       for (const auto& [field, size] : {std::pair{Field::kTime, 1}, std::pair{Field::kQpos, m.nq},
                                         std::pair{Field::kQvel, m.nv}, std::pair{Field::kAct, m.na},
                                         std::pair{Field::kCtrl, m.nu}}) {
-        w.append(field, {x, static_cast<size_t>(size)});
+        w.append(field, {x, static_cast<size_t>(size)}, 1);
         x += size;
       }
       const double row = static_cast<double>(states.row(first + k));
       w.append_extra("source_row", {}, {&row, 1});
     }
-    w.append_extra("A", {static_cast<size_t>(nx), static_cast<size_t>(nx)}, A);
-    w.append_extra("B", {static_cast<size_t>(nx), static_cast<size_t>(nu)}, B);
+    w.append_extra("A", {static_cast<size_t>(nx), static_cast<size_t>(nx)}, A, n);
+    w.append_extra("B", {static_cast<size_t>(nx), static_cast<size_t>(nu)}, B, n);
     if (ns) {
-      w.append_extra("C", {static_cast<size_t>(ns), static_cast<size_t>(nx)}, C);
-      w.append_extra("D", {static_cast<size_t>(ns), static_cast<size_t>(nu)}, D);
+      w.append_extra("C", {static_cast<size_t>(ns), static_cast<size_t>(nx)}, C, n);
+      w.append_extra("D", {static_cast<size_t>(ns), static_cast<size_t>(nu)}, D, n);
     }
   }
   progress.finish();
@@ -291,19 +291,19 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
     deriv.dqfrc_dqpos = std::move(inv.dqfrc_dqpos);
     deriv.dqfrc_dqvel = std::move(inv.dqfrc_dqvel);
     deriv.dqfrc_dqacc = std::move(inv.dqfrc_dqacc);
-    w.append_extra("dqacc_dqpos", shape, deriv.dqacc_dqpos);
-    w.append_extra("dqacc_dqvel", shape, deriv.dqacc_dqvel);
-    w.append_extra("dqacc_dqfrc", shape, deriv.dqacc_dqfrc);
-    w.append_extra("dqfrc_inverse_dqpos", shape, deriv.dqfrc_dqpos);
-    w.append_extra("dqfrc_inverse_dqvel", shape, deriv.dqfrc_dqvel);
-    w.append_extra("dqfrc_inverse_dqacc", shape, deriv.dqfrc_dqacc);
+    w.append_extra("dqacc_dqpos", shape, deriv.dqacc_dqpos, 1);
+    w.append_extra("dqacc_dqvel", shape, deriv.dqacc_dqvel, 1);
+    w.append_extra("dqacc_dqfrc", shape, deriv.dqacc_dqfrc, 1);
+    w.append_extra("dqfrc_inverse_dqpos", shape, deriv.dqfrc_dqpos, 1);
+    w.append_extra("dqfrc_inverse_dqvel", shape, deriv.dqfrc_dqvel, 1);
+    w.append_extra("dqfrc_inverse_dqacc", shape, deriv.dqfrc_dqacc, 1);
     const std::array<double, kNAccuracy> accuracy = continuous_derivative_accuracy(deriv);
     w.append_extra("accuracy", {kNAccuracy}, accuracy);
     for (int i = 0; i < kNAccuracy; ++i)
       mean_accuracy[static_cast<size_t>(i)] += accuracy[static_cast<size_t>(i)];
     Data a = d;
     smooth_velocity_derivative_dense(m, a, m.opt.integrator != kIntImplicitFast, qderiv.data());
-    w.append_extra("qDeriv", shape, qderiv);
+    w.append_extra("qDeriv", shape, qderiv, 1);
     progress.advance();
   }
   progress.finish();

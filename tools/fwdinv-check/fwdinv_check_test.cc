@@ -393,25 +393,8 @@ TEST(JocoFwdinvCheck, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-fwdinv-check nosuchmodel.xml").exit_code, 3);
 }
 
-// Every model in testdata (MJCF and URDF files that are models, not include fragments) passes at
-// its own solver settings along the default rollout.
-std::vector<std::string> every_model() {
-  std::vector<std::string> models;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(kModels)) {
-    const std::string ext = entry.path().extension().string();
-    if (!entry.is_regular_file() || (ext != ".xml" && ext != ".urdf")) continue;
-    std::ifstream in(entry.path());
-    std::string start(4096, '\0');
-    in.read(start.data(), static_cast<std::streamsize>(start.size()));
-    start.resize(static_cast<size_t>(in.gcount()));
-    const ModelFormat format = detect_model_format(start);
-    if (format != ModelFormat::kMjcf && format != ModelFormat::kUrdf) continue;
-    models.push_back(std::filesystem::relative(entry.path(), kModels).string());
-  }
-  std::sort(models.begin(), models.end());
-  return models;
-}
-
+// Every model in testdata (test::testdata_models()) passes at its own solver settings along the
+// default rollout.
 class EveryModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryModel, PassesAtItsOwnSettings) {
@@ -419,18 +402,11 @@ TEST_P(EveryModel, PassesAtItsOwnSettings) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
-  std::string name = param.param;
-  for (char& ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(every_model()), test_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(test::testdata_models()),
+                         test::param_name);
 
 TEST(JocoFwdinvCheck, TheSweepCoversTestdata) {
-  const std::vector<std::string> models = every_model();
+  const std::vector<std::string> models = test::testdata_models();
   EXPECT_GT(models.size(), 100u);
   for (const char* m : {"urdf/r2d2/r2d2.urdf", "mujoco/model/hammock/hammock.xml",
                         "real/shadow_hand/scene_right.xml"}) {

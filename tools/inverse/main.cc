@@ -337,16 +337,12 @@ int run(const Options& o, const ToolContext& ctx) {
 
     TrajectoryWriter& w =
         groups[g] == "/" ? file.trajectory() : file.rollout(rollout_index(groups[g], g));
-    // Zero-wide fields are not stored; qpos counts its rows even when nq = 0.
+    // Zero-wide fields are not stored; qpos counts its rows (given) even when nq = 0.
     const auto write = [&](Field f, const std::vector<double>& values) {
       if (field_row_size(f, m) > 0 && !values.empty()) w.append(f, values);
     };
     if (!in.time.empty()) w.append(Field::kTime, in.time);
-    if (m.nq > 0) {
-      w.append(Field::kQpos, in.qpos);
-    } else {
-      for (size_t r = 0; r < rows; ++r) w.append(Field::kQpos, std::span<const double>());
-    }
+    w.append(Field::kQpos, in.qpos, rows);
     write(Field::kQvel, in.qvel);
     write(Field::kQacc, in.qacc);
     write(Field::kAct, in.act);

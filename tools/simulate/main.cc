@@ -46,6 +46,7 @@ std::vector<Field> recorded_fields(const Model& m, bool applied_forces) {
   if (m.na) f.push_back(Field::kAct);
   if (m.nu) f.push_back(Field::kCtrl);
   f.push_back(Field::kQacc);
+  f.push_back(Field::kQaccWarmstart);
   if (m.nsensordata) f.push_back(Field::kSensordata);
   if (applied_forces) {
     f.push_back(Field::kQfrcApplied);
@@ -58,22 +59,42 @@ std::vector<Field> recorded_fields(const Model& m, bool applied_forces) {
   return f;
 }
 
+// What forward dynamics changes of its own inputs, saved before it runs.
+struct ForwardInputs {
+  std::vector<double> qpos, warmstart;
+  explicit ForwardInputs(const Model& m)
+      : qpos(static_cast<size_t>(m.nq)), warmstart(static_cast<size_t>(m.nv)) {}
+  void save(const Data& d) {
+    std::copy_n(d.qpos, qpos.size(), qpos.begin());
+    std::copy_n(d.qacc_warmstart, warmstart.size(), warmstart.begin());
+  }
+};
+
 // One rollout or evaluation held in memory until written: every field's rows, and contacts.
 struct Recording {
+  size_t rows = 0;  // counted apart: zero-wide fields (qpos when nq = 0) hold no values
   std::map<Field, std::vector<double>> values;
   std::vector<ContactRecord> contacts;
 
-  void record(const Model& m, const Data& d, const std::vector<Field>& fields, int64_t row,
-              bool with_contacts) {
+  // One row from d after forward dynamics, with the qpos and qacc_warmstart forward started from
+  // (`before`): forward normalises the quaternions in qpos in place, which is not idempotent in the
+  // last bit, and overwrites qacc_warmstart with its solution; recording its inputs lets
+  // --evaluate reproduce the row exactly.
+  void record(const Model& m, const Data& d, const ForwardInputs& before,
+              const std::vector<Field>& fields, int64_t row, bool with_contacts) {
+    ++rows;
     for (Field f : fields) {
       std::vector<double>& v = values[f];
       switch (f) {
         case Field::kTime: v.push_back(d.time); break;
-        case Field::kQpos: v.insert(v.end(), d.qpos, d.qpos + m.nq); break;
+        case Field::kQpos: v.insert(v.end(), before.qpos.begin(), before.qpos.end()); break;
         case Field::kQvel: v.insert(v.end(), d.qvel, d.qvel + m.nv); break;
         case Field::kAct: v.insert(v.end(), d.act, d.act + m.na); break;
         case Field::kCtrl: v.insert(v.end(), d.ctrl, d.ctrl + m.nu); break;
         case Field::kQacc: v.insert(v.end(), d.qacc, d.qacc + m.nv); break;
+        case Field::kQaccWarmstart:
+          v.insert(v.end(), before.warmstart.begin(), before.warmstart.end());
+          break;
         case Field::kSensordata:
           v.insert(v.end(), d.sensordata, d.sensordata + m.nsensordata);
           break;
@@ -99,7 +120,7 @@ struct Recording {
   }
 
   void write(TrajectoryWriter& w, bool with_contacts) const {
-    for (const auto& [field, v] : values) w.append(field, v);
+    for (const auto& [field, v] : values) w.append(field, v, rows);
     if (with_contacts) {
       w.enable_contacts();
       w.append_contacts(contacts);
@@ -138,8 +159,12 @@ void initial_state(const Model& m, Data& d, const Options& o) {
   if (m.na && t.has(Field::kAct))
     t.read_into(Field::kAct, r, 1, {d.act, static_cast<size_t>(m.na)});
   if (t.has(Field::kTime)) t.read_into(Field::kTime, r, 1, {&d.time, 1});
-  if (t.has(Field::kQacc))
+  // The warmstart the row was computed from where the file has it, else the row's solution.
+  if (t.has(Field::kQaccWarmstart)) {
+    t.read_into(Field::kQaccWarmstart, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
+  } else if (t.has(Field::kQacc)) {
     t.read_into(Field::kQacc, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
+  }
 }
 
 // One rollout of `steps` steps: steps + 1 rows.
@@ -147,20 +172,25 @@ Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource
                   int64_t steps, const std::vector<Field>& fields, Progress* progress) {
   Recording rec;
   initial_state(m, d, o);
+  ForwardInputs before(m);
   for (int64_t t = 0; t <= steps; ++t) {
     controls.apply(m, d, static_cast<size_t>(t));
     const int warnings_before = d.warning[kWarnBadQpos].number + d.warning[kWarnBadQvel].number +
                                 d.warning[kWarnBadQacc].number;
     if (check_pos(m, d)) check_vel(m, d);
+    before.save(d);
     forward(m, d);
-    if (!check_acc(m, d)) forward(m, d);
+    if (!check_acc(m, d)) {
+      before.save(d);  // reset: forward starts over
+      forward(m, d);
+    }
     const int warnings_after = d.warning[kWarnBadQpos].number + d.warning[kWarnBadQvel].number +
                                d.warning[kWarnBadQacc].number;
     if (o.strict && warnings_after > warnings_before) {
       throw RuntimeError("the simulation diverged at step " + std::to_string(t) + " (time " +
                          std::to_string(d.time) + "); --strict stops here");
     }
-    rec.record(m, d, fields, t, o.contacts);
+    rec.record(m, d, before, fields, t, o.contacts);
     if (t < steps) integrate(m, d);
     if (progress) progress->advance();
   }
@@ -267,8 +297,9 @@ int simulate(const Options& o, const ToolContext& ctx) {
 }
 
 // Forward dynamics at every row of every trajectory in STATES.h5, in parallel over rows. Each row
-// warm-starts the constraint solver with the previous row's qacc when the file has it, as the
-// rollout that wrote the file did, so a rollout's own qacc is reproduced exactly.
+// warm-starts the constraint solver as TrajectoryStates says: with the row's qacc_warmstart where
+// the file has it (joco-simulate records it), so a rollout's own qacc is reproduced exactly
+// whatever its integrator; else with the previous row's qacc.
 int evaluate(const Options& o, const ToolContext& ctx) {
   const Model m = load_model(o.model);
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
@@ -291,10 +322,12 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     auto worker = [&]() {
       try {
         Data d(m);
+        ForwardInputs before(m);
         for (size_t r = next++; r < rows; r = next++) {
           states.load(m, d, r);
+          before.save(d);
           forward(m, d);
-          results[r].record(m, d, fields, static_cast<int64_t>(r), o.contacts);
+          results[r].record(m, d, before, fields, static_cast<int64_t>(r), o.contacts);
           progress.advance();
         }
       } catch (...) {
@@ -310,6 +343,7 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     progress.finish();
     Recording all;
     for (Recording& r : results) {
+      all.rows += r.rows;
       for (auto& [field, v] : r.values)
         all.values[field].insert(all.values[field].end(), v.begin(), v.end());
       all.contacts.insert(all.contacts.end(), r.contacts.begin(), r.contacts.end());

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <cmath>
 #include <filesystem>
@@ -46,6 +47,72 @@ TEST(JocoSimulate, EvaluateReproducesTheRolloutsQacc) {
   const Matrix a = read(dir + "/run.h5", Field::kQacc), b = read(dir + "/eval.h5", Field::kQacc);
   ASSERT_EQ(a.data.size(), b.data.size());
   for (size_t i = 0; i < a.data.size(); ++i) ASSERT_EQ(a.data[i], b.data[i]) << "element " << i;
+}
+
+// A rollout records the qacc_warmstart each row's constraint solve started from; --evaluate (and
+// every tool that evaluates rows) starts from it, so it reproduces the rollout bit for bit even
+// where the warmstart is not the previous row's qacc: under RK4 it is the last stage's.
+TEST(JocoSimulate, EvaluateStartsFromTheRecordedWarmstart) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  const std::string rk4 = model("forward/rk4_contacts.xml");
+  auto r =
+      test::run("joco-simulate " + rk4 + " --steps 150 --ctrl-noise 0.5 -o " + dir + "/run.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Trajectory run = TrajectoryInput::open(dir + "/run.h5").single();
+  ASSERT_TRUE(run.has(Field::kQaccWarmstart));
+  EXPECT_EQ(run.dims(Field::kQaccWarmstart), (std::vector<size_t>{151, 13}));
+  const Matrix nefc = run.read(Field::kNefc);
+  size_t constrained = 0;
+  for (double n : nefc.data) constrained += n > 0;
+  ASSERT_GT(constrained, 100u);
+
+  r = test::run("joco-simulate " + rk4 + " --evaluate " + dir + "/run.h5 --threads 2 -o " + dir +
+                "/eval.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (Field f : {Field::kQacc, Field::kQaccWarmstart, Field::kQpos, Field::kQfrcConstraint}) {
+    const Matrix a = run.read(f), b = read(dir + "/eval.h5", f);
+    ASSERT_EQ(a.data.size(), b.data.size());
+    for (size_t i = 0; i < a.data.size(); ++i)
+      ASSERT_EQ(a.data[i], b.data[i]) << field_info(f).name << " element " << i;
+  }
+
+  // Without it the previous row's qacc is the warmstart: other last bits wherever there are
+  // constraints.
+  const std::string without = dir + "/without.h5";
+  std::filesystem::copy_file(dir + "/run.h5", without);
+  const hid_t file = H5Fopen(without.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  ASSERT_GE(H5Ldelete(file, "qacc_warmstart", H5P_DEFAULT), 0);
+  H5Fclose(file);
+  r = test::run("joco-simulate " + rk4 + " --evaluate " + without + " -o " + dir + "/eval2.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Matrix a = run.read(Field::kQacc), b = read(dir + "/eval2.h5", Field::kQacc);
+  size_t differ = 0;
+  for (size_t row = 0; row < a.rows; ++row) {
+    bool same = true;
+    for (size_t c = 0; c < a.cols; ++c) same = same && a(row, c) == b(row, c);
+    differ += !same;
+    if (nefc(row, 0) == 0) {
+      EXPECT_TRUE(same) << "row " << row;  // no constraints: no solver
+    }
+  }
+  EXPECT_GT(differ, 100u);
+
+  // fwdinv-check on the file sees the rollout's own solver runs: the same report as its rollout.
+  r = test::run("joco-fwdinv-check " + rk4 + " --states " + dir + "/run.h5 --report json -o " +
+                dir + "/states.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run("joco-fwdinv-check " + rk4 + " --steps 150 --ctrl-noise 0.5 --report json -o " +
+                dir + "/rollout.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream s(dir + "/states.json"), o(dir + "/rollout.json");
+  std::string states((std::istreambuf_iterator<char>(s)), {}),
+      rollout((std::istreambuf_iterator<char>(o)), {});
+  const auto body = [](const std::string& json) {
+    return json.substr(json.find("\"force_error\""));
+  };
+  EXPECT_EQ(body(states), body(rollout));
 }
 
 TEST(JocoSimulate, StreamsThroughPipes) {

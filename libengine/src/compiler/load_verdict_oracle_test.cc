@@ -1,0 +1,92 @@
+// Which files load: joco accepts every MJCF and URDF file under testdata that MuJoCo 2.2.2 loads
+// (testdata/mujoco/model is a copy of /usr/share/mujoco/model), and refuses, with an input error
+// rather than a crash, every one 2.2.2 refuses (include fragments, say). The one deliberate
+// difference: the <distance> equality, which 2.2.2 removed and joco still accepts
+// (man/joco-compile.1, DIFFERENCES FROM MUJOCO 2.2.2).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "joco/error.h"
+#include "joco/mjcf.h"
+#include "joco/urdf.h"
+#include "oracle/oracle.h"
+#include "support/test_support.h"
+
+namespace joco {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every .xml and .urdf file under testdata, relative to it.
+std::vector<std::string> every_file() {
+  const fs::path root = test::testdata("");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".xml" || ext == ".urdf")) {
+      files.push_back(fs::relative(entry.path(), root).string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// joco's verdict: "" when it loads, else the message of the input error that refused it.
+std::string joco_verdict(const fs::path& path) {
+  try {
+    if (path.extension() == ".urdf") {
+      std::ifstream in(path);
+      std::stringstream text;
+      text << in.rdbuf();
+      UrdfOptions options;
+      options.base_dir = path.parent_path().string();
+      (void)compile_urdf(text.str(), path.string(), options);
+    } else {
+      (void)compile_mjcf_file(path.string());
+    }
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+class LoadVerdict : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LoadVerdict, SameAsMuJoCo) {
+  const fs::path path = test::testdata(GetParam());
+  std::string mj_error;
+  const bool mj_loads = oracle::load(path.string(), &mj_error) != nullptr;
+  const std::string joco_error = joco_verdict(path);
+  if (!mj_loads && mj_error.find("distance equality") != std::string::npos) {
+    EXPECT_EQ(joco_error, "") << "joco accepts the distance equality 2.2.2 removed";
+    return;
+  }
+  EXPECT_EQ(joco_error.empty(), mj_loads)
+      << "MuJoCo: " << (mj_loads ? "loads" : mj_error) << "\njoco: " << joco_error;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
+  std::string name = param.param;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(LongSweep, LoadVerdict, ::testing::ValuesIn(every_file()), test_name);
+
+TEST(LoadVerdictFiles, CoverTestdataAndMuJoCosModels) {
+  const std::vector<std::string> files = every_file();
+  EXPECT_GT(files.size(), 140u);
+  for (const char* f : {"mujoco/model/humanoid100/humanoid100.xml", "urdf/ur5/ur5_robot.urdf",
+                        "real/franka_sim/assets/actuator0.xml", "forward/static_scene.xml"}) {
+    EXPECT_NE(std::find(files.begin(), files.end(), f), files.end()) << f;
+  }
+}
+
+}  // namespace
+}  // namespace joco
