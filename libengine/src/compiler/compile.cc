@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "compiler/set_const.h"
 #include "joco/constraint.h"
 #include "joco/error.h"
+#include "joco/validate.h"
 #include "math/eig3.h"
 #include "math/vec.h"
 
@@ -99,6 +101,8 @@ class Compiler {
     build_dofs();
     Model m(sizes());
     fill(m);
+    // Before set_const makes a Data: its sizes are checked before they are allocated.
+    validate_model(m, spec_.source);
     set_const(m, spec_);
     return m;
   }
@@ -872,7 +876,16 @@ class Compiler {
       const int64_t rows = int64_t{s.njmax} + s.neq + s.nv;
       const int64_t objects = int64_t{s.nq} + s.nv + s.nu + s.na + s.nbody + s.njnt + s.ngeom +
                               s.nsite + s.neq + s.ntendon + s.nwrap;
-      s.nstack = static_cast<int>(std::max<int64_t>(1000, 5 * rows * rows + 20 * objects));
+      const int64_t nstack = std::max<int64_t>(1000, 5 * rows * rows + 20 * objects);
+      // nstack is an int (in the Model as in MuJoCo, which cannot load such a model either).
+      if (nstack > std::numeric_limits<int>::max()) {
+        throw InputError(spec_.source + ": <size njmax=\"" + std::to_string(s.njmax) +
+                         "\"> asks for a default stack of " + std::to_string(nstack) +
+                         " doubles, more than the " +
+                         std::to_string(std::numeric_limits<int>::max()) +
+                         " an int counts: lower njmax or set nstack in <size>");
+      }
+      s.nstack = static_cast<int>(nstack);
     }
     return s;
   }
