@@ -103,7 +103,9 @@ class Compiler {
     fill(m);
     // Before set_const makes a Data: its sizes are checked before they are allocated.
     validate_model(m, spec_.source);
-    set_const(m, spec_);
+    std::vector<std::array<double, 2>> springdamper;
+    for (const auto& joint : joints_) springdamper.push_back(joint.first->springdamper);
+    set_const(m, spec_, springdamper);
     return m;
   }
 
@@ -1197,6 +1199,11 @@ class Compiler {
         fail(s.origin, s.name, "a ball joint's range[0] must be 0");
       copy_to(m.jnt_solref + kNREF * j, s.solref_limit);
       copy_to(m.jnt_solimp + kNIMP * j, s.solimp_limit);
+      // (0, 0) is no springdamper; set_const applies the others.
+      if ((s.springdamper[0] != 0 || s.springdamper[1] != 0) &&
+          !(s.springdamper[0] > 0 && s.springdamper[1] > 0)) {
+        fail(s.origin, s.name, "springdamper values must be positive (or both 0, for none)");
+      }
       copy_to(m.jnt_pos + 3 * j, s.pos);
       Vec3 axis = s.axis;
       if (s.type == kJointHinge || s.type == kJointSlide) {

@@ -99,6 +99,24 @@ void dof_weights(Model& m, const Data& d) {
   }
 }
 
+// Joints with a springdamper (time constant, damping ratio): the stiffness and damping of the
+// mass-spring-damper with those constants, whose mass is the joint's inertia at qpos0, the inverse
+// of its dofs' mean dof_invweight0 (armature included). The formulas are solref's: damping
+// 2 mass / timeconst, stiffness mass / (timeconst dampratio)^2, denominators at least kMinVal
+// (measured on MuJoCo 2.2.2's outputs). They replace the joint's stiffness and damping.
+void joint_springdampers(Model& m, std::span<const std::array<double, 2>> springdamper) {
+  for (int j = 0; j < m.njnt; ++j) {
+    const auto [timeconst, dampratio] = springdamper[static_cast<size_t>(j)];
+    if (!(timeconst > 0 && dampratio > 0)) continue;
+    const int adr = m.jnt_dofadr[j], nv = joint_nv(m.jnt_type[j]);
+    double invweight = 0;
+    for (int k = 0; k < nv; ++k) invweight += m.dof_invweight0[adr + k];
+    const double mass = nv / invweight;
+    m.jnt_stiffness[j] = mass / std::max(kMinVal, timeconst * timeconst * dampratio * dampratio);
+    for (int k = 0; k < nv; ++k) m.dof_damping[adr + k] = 2 * mass / std::max(kMinVal, timeconst);
+  }
+}
+
 // body_invweight0: the mean diagonal of J inv(M) J' for the translation and the rotation of each
 // body's centre of mass.
 void body_weights(Model& m, Data& d) {
@@ -267,13 +285,15 @@ void diagonal_inertia(Model& m, Data& d) {
   std::copy(simplenum.begin(), simplenum.end(), m.dof_simplenum);
 }
 
-void set_const(Model& m, const ModelSpec& spec) {
+void set_const(Model& m, const ModelSpec& spec,
+               std::span<const std::array<double, 2>> springdamper) {
   subtree_masses(m);
   Data d(m);
   std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
   diagonal_inertia(m, d);
   evaluate_position(m, d);
   dof_weights(m, d);
+  joint_springdampers(m, springdamper);
   body_weights(m, d);
   camera_light_references(m, d);
   equality_references(m, d);
