@@ -230,8 +230,8 @@ void statistics(Model& m, const Data& d, const StatisticSettings& given) {
   double size_sum = 0;
   for (int b = 1; b < m.nbody; ++b) size_sum += size[static_cast<size_t>(b)];
   stat.meansize = m.nbody > 1 ? size_sum / (m.nbody - 1) : 0.2;
-  // Bounding box of body frames and centres of mass, sites, and geoms with their bounding spheres
-  // (planes and height fields by a tenth of their largest size).
+  // Bounding box of body frames and centres of mass, joint anchors, sites, and geoms with their
+  // bounding spheres (planes and height fields by a tenth of their largest size).
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   auto add = [&](const double* point, double radius) {
     for (int k = 0; k < 3; ++k) {
@@ -243,6 +243,7 @@ void statistics(Model& m, const Data& d, const StatisticSettings& given) {
     add(d.xpos + 3 * b, 0);
     add(d.xipos + 3 * b, 0);
   }
+  for (int j = 0; j < m.njnt; ++j) add(d.xanchor + 3 * j, 0);
   for (int i = 0; i < m.nsite; ++i) add(d.site_xpos + 3 * i, 0);
   for (int g = 0; g < m.ngeom; ++g) {
     double radius = m.geom_rbound[g];
