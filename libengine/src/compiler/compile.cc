@@ -1467,11 +1467,12 @@ class Compiler {
     }
   }
 
-  // The body a camera or light in `own` body targets; MuJoCo 2.2.2 rejects targeting `own`.
+  // The body a camera or light in `own` body targets; MuJoCo 2.2.2 rejects targeting `own`, and
+  // accepts a target mode without a target (-1: the camera or light stays fixed).
   int target_body(int mode, const std::string& target, int own, const Origin& origin,
                   const std::string& name) const {
     if (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) {
-      if (target.empty()) fail(origin, name, "target body is required in targetbody modes");
+      if (target.empty()) return -1;
       const int id = id_of(kObjBody, target, origin, name, "target body");
       if (id == own) fail(origin, name, "cannot target the body it is in");
       return id;

@@ -144,8 +144,9 @@ void body_weights(Model& m, Data& d) {
   }
 }
 
-// Cameras and lights: their positions relative to the body and to the subtree centre of mass, and
-// their orientations, at qpos0 (used by the tracking modes).
+// Cameras and lights: their positions relative to the body and to a subtree centre of mass (the
+// target's in the target modes, as MuJoCo 2.2.2 has it, else the body's), and their orientations,
+// at qpos0 (used by the tracking modes).
 // The global frames are those of the fixed mode (body frame times local frame).
 void camera_light_references(Model& m, const Data& d) {
   for (int i = 0; i < m.ncam; ++i) {
@@ -156,7 +157,9 @@ void camera_light_references(Model& m, const Data& d) {
     math::quat_to_mat(local, m.cam_quat + 4 * i);
     math::mat_mat3(m.cam_mat0 + 9 * i, d.xmat + 9 * b, local);
     math::sub3(m.cam_pos0 + 3 * i, xpos, d.xpos + 3 * b);
-    math::sub3(m.cam_poscom0 + 3 * i, xpos, d.subtree_com + 3 * b);
+    const int com =
+        camlight_targets(m.cam_mode[i], m.cam_targetbodyid[i]) ? m.cam_targetbodyid[i] : b;
+    math::sub3(m.cam_poscom0 + 3 * i, xpos, d.subtree_com + 3 * com);
   }
   for (int i = 0; i < m.nlight; ++i) {
     const int b = m.light_bodyid[i];
@@ -165,7 +168,9 @@ void camera_light_references(Model& m, const Data& d) {
     math::add3(xpos, xpos, d.xpos + 3 * b);
     math::mat_vec3(m.light_dir0 + 3 * i, d.xmat + 9 * b, m.light_dir + 3 * i);
     math::sub3(m.light_pos0 + 3 * i, xpos, d.xpos + 3 * b);
-    math::sub3(m.light_poscom0 + 3 * i, xpos, d.subtree_com + 3 * b);
+    const int com =
+        camlight_targets(m.light_mode[i], m.light_targetbodyid[i]) ? m.light_targetbodyid[i] : b;
+    math::sub3(m.light_poscom0 + 3 * i, xpos, d.subtree_com + 3 * com);
   }
 }
 
