@@ -1895,8 +1895,14 @@ class Compiler {
       copy(key.ctrl, m.key_ctrl + k * m.nu, m.nu, "ctrl");
       copy(key.mpos, m.key_mpos + k * 3 * m.nmocap, 3 * m.nmocap, "mpos");
       copy(key.mquat, m.key_mquat + k * 4 * m.nmocap, 4 * m.nmocap, "mquat");
+      // Quaternions are normalised, as MuJoCo 2.2.2 does (a zero one becomes the identity).
       for (int q = 0; q < m.nmocap; ++q)
         math::quat_normalize(m.key_mquat + k * 4 * m.nmocap + 4 * q);
+      for (int j = 0; j < m.njnt; ++j) {
+        double* qpos = m.key_qpos + k * m.nq + m.jnt_qposadr[j];
+        if (m.jnt_type[j] == kJointBall) math::quat_normalize(qpos);
+        if (m.jnt_type[j] == kJointFree) math::quat_normalize(qpos + 3);
+      }
     }
   }
 
