@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -134,7 +135,11 @@ Model prepare_model(Model m, const Options& o) {
     m.opt.iterations = iterations;
     m.opt.tolerance = 0;
   }
-  if (!o.continuous) m.nstack += transition_fd_stack(m);
+  if (!o.continuous) {
+    // nstack is an int and a model may already ask for nearly all of it.
+    m.nstack = static_cast<int>(std::min<int64_t>(std::numeric_limits<int>::max(),
+                                                  int64_t{m.nstack} + transition_fd_stack(m)));
+  }
   return m;
 }
 

@@ -80,6 +80,12 @@ enum CamLightMode : int {
   kCamLightTargetBodyCom,
 };
 
+// Whether a camera or light in `mode` with target body `target` (-1: none) looks at its target
+// (without one, the target modes act as fixed).
+inline constexpr bool camlight_targets(int mode, int target) {
+  return (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) && target >= 0;
+}
+
 enum TextureType : int { kTexture2D = 0, kTextureCube, kTextureSkybox };
 
 // 2.2.2 has euler, RK4 and implicit; implicitfast (from MuJoCo 2.3.3) is joco's extension with the

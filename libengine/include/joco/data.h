@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "joco/constants.h"
@@ -93,7 +94,9 @@ struct DataInfo {
 
 class Data : public DataInfo {
  public:
-  double* stack = nullptr;     // nstack doubles for temporaries (see StackFrame)
+  // nstack doubles for temporaries (see StackFrame), after the arrays; reset_data and copies leave
+  // it alone, so only the part the pipeline uses is ever mapped.
+  double* stack = nullptr;
   Contact* contact = nullptr;  // nconmax contacts
   // The sparse Newton solver's memory from one solve to the next: its Hessian's pattern and the
   // symbolic factorisation, reused while the constraint rows couple the same dofs
@@ -105,7 +108,8 @@ class Data : public DataInfo {
 #undef JOCO_DECLARE_ARRAY
 
   Data() = default;
-  // Allocates every array for the model (one allocation) and resets it (reset_data).
+  // Allocates every array and the stack for the model (one zeroed allocation, mapped as it is
+  // used) and resets it (reset_data).
   explicit Data(const Model& m);
   Data(const Data& other);
   Data& operator=(const Data& other);
@@ -115,16 +119,19 @@ class Data : public DataInfo {
 
   // Every array field with its data pointer, in table order (contacts and stack excluded).
   std::vector<ArrayField> arrays() const;
+  // Bytes of the arrays and contacts, before the stack.
   size_t nbuffer() const { return buffer_bytes_; }
   // The model sizes this Data was made for.
   const ModelSizes& sizes() const { return sizes_; }
 
  private:
   void allocate();
+  void allocate_buffer();
   void release();
   void take(Data& other) noexcept;
 
   ModelSizes sizes_;
+  void* allocation_ = nullptr;  // from calloc; buffer_ is its first aligned byte
   void* buffer_ = nullptr;
   size_t buffer_bytes_ = 0;
 };
@@ -132,10 +139,21 @@ class Data : public DataInfo {
 // Every array field of a Data for a model of these sizes (data pointers null).
 std::vector<ArrayField> data_array_fields(const ModelSizes& sizes);
 
+// The bytes a Data for a model of these sizes allocates, with the parts the <size> element sets.
+struct DataBytes {
+  double total = 0;
+  double constraint_rows = 0;  // the efc_ arrays: njmax rows (efc_AR is njmax x njmax)
+  double contacts = 0;         // nconmax
+  double stack = 0;            // nstack
+  // "a Data of 2.1 GiB (njmax = 8000: 0.8 GiB of constraint rows, ...)"
+  std::string describe(const ModelSizes& sizes) const;
+};
+DataBytes data_bytes(const ModelSizes& sizes);
+
 Data make_data(const Model& m);
 
-// Back to the model's initial state: qpos = qpos0, mocap at its body frames, everything else zero,
-// statistics and warnings cleared.
+// Back to the model's initial state: qpos = qpos0, mocap at its body frames, every array zero
+// (the stack, which holds no state, left as it is), statistics and warnings cleared.
 void reset_data(const Model& m, Data& d);
 
 // The initial state of keyframe `key`: reset_data, then the keyframe's time, qpos, qvel, act, ctrl

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "compiler/set_const.h"
 #include "joco/constraint.h"
 #include "joco/error.h"
+#include "joco/validate.h"
 #include "math/eig3.h"
 #include "math/vec.h"
 
@@ -59,6 +61,8 @@ struct FlatBody {
   int first_joint = 0, first_geom = 0, first_site = 0;
   int first_dof = 0, ndof = 0;
   bool has_children = false;
+  // Mass, inertia, ipos and iquat already set (a body whose frame is that of its inertia).
+  bool inertia_in_frame = false;
   // Masses fused into this body from static children (fusestatic) that do not arrive as geoms.
   std::vector<struct MassElement> fused;
 };
@@ -94,12 +98,17 @@ class Compiler {
     assets_ = compile_assets(spec_);
     resolve_geoms();
     compute_geom_masses();
+    infer_global_frames();
     fuse_static_bodies();
     compute_inertia();
     build_dofs();
     Model m(sizes());
     fill(m);
-    set_const(m, spec_);
+    // Before set_const makes a Data: its sizes are checked before they are allocated.
+    validate_model(m, spec_.source);
+    std::vector<std::array<double, 2>> springdamper;
+    for (const auto& joint : joints_) springdamper.push_back(joint.first->springdamper);
+    set_const(m, spec_, springdamper);
     return m;
   }
 
@@ -179,31 +188,34 @@ class Compiler {
   }
 
   // Resolves every frame to a position and unit quaternion in its body (global coordinates are
-  // converted), applies fromto, and converts joint angles to radians.
+  // converted), applies fromto, and converts joint angles to radians. In global coordinates a body
+  // without pos takes the frame of its inertia, known once the masses are (infer_global_frames):
+  // until then its elements and its children stay in global coordinates.
   void resolve_frames() {
     const bool global = spec_.compiler.global_coordinates;
     const double to_radians = spec_.compiler.degree ? kPi / 180 : 1;
     // Bodies: local frames; in global coordinates, body i's global frame is known before its
     // children are converted.
-    std::vector<Vec3> xpos(bodies_.size());
-    std::vector<Quat> xquat(bodies_.size());
-    xquat[0] = {1, 0, 0, 0};
+    xpos_.assign(bodies_.size(), Vec3{0, 0, 0});
+    xquat_.assign(bodies_.size(), Quat{1, 0, 0, 0});
+    frame_from_inertia_.assign(bodies_.size(), false);
     for (size_t i = 1; i < bodies_.size(); ++i) {
       FlatBody& b = bodies_[i];
       const BodySpec& s = *b.spec;
+      const size_t parent = static_cast<size_t>(b.parent);
       if (s.mocap && b.parent != 0)
         fail(s.origin, s.name, "a mocap body must be a child of the world");
       Quat q = orientation(s.orientation, s.origin, s.name);
       Vec3 p = s.pos.value_or(Vec3{0, 0, 0});
       if (global) {
-        if (!s.pos) p = global_pos_from_inertia(s);
-        xpos[i] = p;
-        xquat[i] = q;
-        to_local(xpos[static_cast<size_t>(b.parent)], xquat[static_cast<size_t>(b.parent)], p, q);
+        frame_from_inertia_[i] = !s.pos;
+        if (!s.pos) continue;
+        xpos_[i] = p;
+        xquat_[i] = q;
+        if (!frame_from_inertia_[parent]) to_local(xpos_[parent], xquat_[parent], p, q);
       } else {
-        const size_t parent = static_cast<size_t>(b.parent);
-        math::frame_mul(xpos[i].data(), xquat[i].data(), xpos[parent].data(), xquat[parent].data(),
-                        p.data(), q.data());
+        math::frame_mul(xpos_[i].data(), xquat_[i].data(), xpos_[parent].data(),
+                        xquat_[parent].data(), p.data(), q.data());
       }
       b.pos = p;
       b.quat = q;
@@ -212,61 +224,123 @@ class Compiler {
       GeomSpec& s = *g.spec;
       g.quat = orientation(s.orientation, s.origin, s.name);
       if (s.fromto) apply_fromto(*s.fromto, s.type, s.size, g.pos, g.quat, s.origin, s.name);
-      if (global)
-        to_local(xpos[static_cast<size_t>(g.body)], xquat[static_cast<size_t>(g.body)], g.pos,
-                 g.quat);
     }
     for (FlatSite& t : sites_) {
       SiteSpec& s = *t.spec;
       t.quat = orientation(s.orientation, s.origin, s.name);
       if (s.fromto) apply_fromto(*s.fromto, s.type, s.size, t.pos, t.quat, s.origin, s.name);
-      if (global)
-        to_local(xpos[static_cast<size_t>(t.body)], xquat[static_cast<size_t>(t.body)], t.pos,
-                 t.quat);
     }
-    for (auto& [spec, body] : cameras_) {
+    for (auto& [spec, body] : cameras_)
       camera_quat_.push_back(orientation(spec->orientation, spec->origin, spec->name));
-      if (global)
-        to_local(xpos[static_cast<size_t>(body)], xquat[static_cast<size_t>(body)], spec->pos,
-                 camera_quat_.back());
-    }
-    for (auto& [spec, body] : lights_) {
-      if (global) {
-        Quat unused{1, 0, 0, 0};
-        to_local(xpos[static_cast<size_t>(body)], xquat[static_cast<size_t>(body)], spec->pos,
-                 unused);
-        double dir[3];
-        math::quat_conj_mul(unused.data(), xquat[static_cast<size_t>(body)].data(), unused.data());
-        double conj[4];
-        math::quat_conj(conj, xquat[static_cast<size_t>(body)].data());
-        math::quat_rotate(dir, conj, spec->dir.data());
-        spec->dir = {dir[0], dir[1], dir[2]};
-      }
-    }
     for (auto& [spec, body] : joints_) {
-      JointSpec& j = *spec;
-      if (global) {
-        const size_t b = static_cast<size_t>(body);
-        Quat unused{1, 0, 0, 0};
-        to_local(xpos[b], xquat[b], j.pos, unused);
-        double conj[4], axis[3];
-        math::quat_conj(conj, xquat[b].data());
-        math::quat_rotate(axis, conj, j.axis.data());
-        j.axis = {axis[0], axis[1], axis[2]};
+      if (spec->type == kJointHinge) {
+        spec->ref *= to_radians;
+        spec->springref *= to_radians;
       }
-      if (j.type == kJointHinge) {
-        j.ref *= to_radians;
-        j.springref *= to_radians;
+      // Ball and free joints have no axis: MuJoCo 2.2.2 stores +z of the frame they are written
+      // in; a free joint's pos is ignored.
+      if (spec->type == kJointBall || spec->type == kJointFree) spec->axis = {0, 0, 1};
+      if (spec->type == kJointFree) spec->pos = {0, 0, 0};
+    }
+    if (global) {
+      for (size_t i = 0; i < bodies_.size(); ++i) {
+        if (!frame_from_inertia_[i]) elements_to_local(static_cast<int>(i));
       }
     }
-    xpos_ = std::move(xpos);
-    xquat_ = std::move(xquat);
   }
 
-  // In global coordinates a body without pos takes the frame of its inertia.
-  static Vec3 global_pos_from_inertia(const BodySpec& s) {
-    if (s.inertial) return s.inertial->pos;
-    fail(s.origin, s.name, "in global coordinates a body needs pos or an inertial element");
+  // In global coordinates, the elements of `body` (geoms, sites, cameras, lights, joints) from
+  // global coordinates into its frame.
+  void elements_to_local(int body) {
+    const Vec3& xpos = xpos_[static_cast<size_t>(body)];
+    const Quat& xquat = xquat_[static_cast<size_t>(body)];
+    double conj[4];
+    math::quat_conj(conj, xquat.data());
+    auto rotate = [&conj](Vec3& v) {
+      double local[3];
+      math::quat_rotate(local, conj, v.data());
+      v = {local[0], local[1], local[2]};
+    };
+    for (FlatGeom& g : geoms_) {
+      if (g.body != body) continue;
+      math::quat_normalize(g.quat.data());
+      to_local(xpos, xquat, g.pos, g.quat);
+    }
+    for (FlatSite& t : sites_) {
+      if (t.body == body) to_local(xpos, xquat, t.pos, t.quat);
+    }
+    for (size_t c = 0; c < cameras_.size(); ++c) {
+      if (cameras_[c].second == body)
+        to_local(xpos, xquat, cameras_[c].first->pos, camera_quat_[c]);
+    }
+    for (auto& [spec, b] : lights_) {
+      if (b != body) continue;
+      Quat unused{1, 0, 0, 0};
+      to_local(xpos, xquat, spec->pos, unused);
+      // MuJoCo 2.2.2 turns a light's direction by the body's orientation, not by its inverse (so
+      // light_dir0 is the given direction turned twice). Reproduced: only rendering reads it.
+      double dir[3];
+      math::quat_rotate(dir, xquat.data(), spec->dir.data());
+      spec->dir = {dir[0], dir[1], dir[2]};
+    }
+    for (auto& [spec, b] : joints_) {
+      if (b != body) continue;
+      Quat unused{1, 0, 0, 0};
+      if (spec->type != kJointFree) to_local(xpos, xquat, spec->pos, unused);
+      rotate(spec->axis);
+    }
+  }
+
+  // In global coordinates, each body without pos takes the frame of its inertia (position and
+  // orientation; its own orientation is ignored), as the MJCF reference describes: from its
+  // inertial element, or from the geoms that give it inertia, in global coordinates. Then its
+  // elements and children are expressed in that frame. Before fuse_static_bodies, after the geom
+  // masses.
+  void infer_global_frames() {
+    for (size_t i = 1; i < bodies_.size(); ++i) {
+      if (!frame_from_inertia_[i]) continue;
+      FlatBody& b = bodies_[i];
+      const BodySpec& s = *b.spec;
+      // Its inertia, in global coordinates while the body stands at the world's frame.
+      if (inertia_from_geoms_mode(b)) {
+        if (!has_inertia_geoms(static_cast<int>(i))) {
+          fail(s.origin, s.name,
+               "in global coordinates a body without pos needs an inertial element or geoms "
+               "that give it inertia");
+        }
+        inertia_from_geoms(static_cast<int>(i));
+      } else if (s.inertial) {
+        set_explicit_inertia(b, *s.inertial);
+      } else {
+        fail(s.origin, s.name, "the body has no inertial element and inertiafromgeom is false");
+      }
+      const size_t parent = static_cast<size_t>(b.parent);
+      xpos_[i] = b.ipos;
+      xquat_[i] = b.iquat;
+      b.pos = b.ipos;
+      b.quat = b.iquat;
+      // The inertia stays as computed, its frame expressed in the body's (position 0, the
+      // orientation identity up to rounding, as MuJoCo 2.2.2 has it).
+      to_local(xpos_[i], xquat_[i], b.ipos, b.iquat);
+      b.inertia_in_frame = true;
+      // (The parent's frame is set by now: it comes first.)
+      to_local(xpos_[parent], xquat_[parent], b.pos, b.quat);
+      frame_from_inertia_[i] = false;
+      elements_to_local(static_cast<int>(i));
+      for (size_t c = i + 1; c < bodies_.size(); ++c) {
+        FlatBody& child = bodies_[c];
+        if (child.parent == static_cast<int>(i) && !frame_from_inertia_[c])
+          to_local(xpos_[i], xquat_[i], child.pos, child.quat);
+      }
+    }
+  }
+
+  bool has_inertia_geoms(int body) const {
+    const auto& range = spec_.compiler.inertiagrouprange;
+    for (const FlatGeom& g : geoms_) {
+      if (g.body == body && g.spec->group >= range[0] && g.spec->group <= range[1]) return true;
+    }
+    return false;
   }
 
   static void to_local(const Vec3& parent_pos, const Quat& parent_quat, Vec3& pos, Quat& quat) {
@@ -275,6 +349,7 @@ class Compiler {
     math::quat_conj(conj, parent_quat.data());
     math::quat_rotate(local, conj, d);
     math::quat_mul(q, conj, quat.data());
+    math::quat_normalize(q);
     pos = {local[0], local[1], local[2]};
     quat = {q[0], q[1], q[2], q[3]};
   }
@@ -427,7 +502,9 @@ class Compiler {
     for (size_t i = 1; i < bodies_.size(); ++i) {
       FlatBody& b = bodies_[i];
       const BodySpec& s = *b.spec;
-      if (inertia_from_geoms_mode(b)) {
+      if (b.inertia_in_frame) {
+        // Set by infer_global_frames.
+      } else if (inertia_from_geoms_mode(b)) {
         inertia_from_geoms(static_cast<int>(i));
       } else if (s.inertial) {
         set_explicit_inertia(b, *s.inertial);
@@ -649,6 +726,7 @@ class Compiler {
     for (size_t i = 1; i < n; ++i) {
       if (!fused[i]) continue;
       FlatBody& t = bodies_[static_cast<size_t>(target[i])];
+      t.inertia_in_frame = false;  // what it receives counts too: computed again
       const bool own_geoms_count = inertia_from_geoms_mode(bodies_[i]);
       if (!own_geoms_count || !inertia_from_geoms_mode(t)) {
         // The fused body's own inertia, computed now, travels as a mass element.
@@ -872,7 +950,16 @@ class Compiler {
       const int64_t rows = int64_t{s.njmax} + s.neq + s.nv;
       const int64_t objects = int64_t{s.nq} + s.nv + s.nu + s.na + s.nbody + s.njnt + s.ngeom +
                               s.nsite + s.neq + s.ntendon + s.nwrap;
-      s.nstack = static_cast<int>(std::max<int64_t>(1000, 5 * rows * rows + 20 * objects));
+      const int64_t nstack = std::max<int64_t>(1000, 5 * rows * rows + 20 * objects);
+      // nstack is an int (in the Model as in MuJoCo, which cannot load such a model either).
+      if (nstack > std::numeric_limits<int>::max()) {
+        throw InputError(spec_.source + ": <size njmax=\"" + std::to_string(s.njmax) +
+                         "\"> asks for a default stack of " + std::to_string(nstack) +
+                         " doubles, more than the " +
+                         std::to_string(std::numeric_limits<int>::max()) +
+                         " an int counts: lower njmax or set nstack in <size>");
+      }
+      s.nstack = static_cast<int>(nstack);
     }
     return s;
   }
@@ -1184,14 +1271,17 @@ class Compiler {
         fail(s.origin, s.name, "a ball joint's range[0] must be 0");
       copy_to(m.jnt_solref + kNREF * j, s.solref_limit);
       copy_to(m.jnt_solimp + kNIMP * j, s.solimp_limit);
+      // (0, 0) is no springdamper; set_const applies the others.
+      if ((s.springdamper[0] != 0 || s.springdamper[1] != 0) &&
+          !(s.springdamper[0] > 0 && s.springdamper[1] > 0)) {
+        fail(s.origin, s.name, "springdamper values must be positive (or both 0, for none)");
+      }
       copy_to(m.jnt_pos + 3 * j, s.pos);
       Vec3 axis = s.axis;
       if (s.type == kJointHinge || s.type == kJointSlide) {
         const double n = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
         if (n < kMinVal) fail(s.origin, s.name, "joint axis cannot be zero");
         for (double& a : axis) a /= n;
-      } else {
-        axis = {0, 0, 1};
       }
       copy_to(m.jnt_axis + 3 * j, axis);
       m.jnt_stiffness[j] = s.stiffness;
@@ -1290,6 +1380,16 @@ class Compiler {
     }
   }
 
+  // An equality's anchor in the frame of `body`, which it is written in (in global coordinates,
+  // converted: the connect's into body1, the weld's into body2).
+  Vec3 anchor_in(int body, Vec3 anchor) const {
+    if (spec_.compiler.global_coordinates) {
+      Quat unused{1, 0, 0, 0};
+      to_local(xpos_[static_cast<size_t>(body)], xquat_[static_cast<size_t>(body)], anchor, unused);
+    }
+    return anchor;
+  }
+
   // 1 when a frame equals its body frame, 2 when it equals the body's inertial frame, else 0.
   uint8_t sameframe(const Vec3& pos, const Quat& quat, int body) const {
     if (is_zero(pos) && is_identity(quat)) return 1;
@@ -1367,11 +1467,12 @@ class Compiler {
     }
   }
 
-  // The body a camera or light in `own` body targets; MuJoCo 2.2.2 rejects targeting `own`.
+  // The body a camera or light in `own` body targets; MuJoCo 2.2.2 rejects targeting `own`, and
+  // accepts a target mode without a target (-1: the camera or light stays fixed).
   int target_body(int mode, const std::string& target, int own, const Origin& origin,
                   const std::string& name) const {
     if (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) {
-      if (target.empty()) fail(origin, name, "target body is required in targetbody modes");
+      if (target.empty()) return -1;
       const int id = id_of(kObjBody, target, origin, name, "target body");
       if (id == own) fail(origin, name, "cannot target the body it is in");
       return id;
@@ -1436,9 +1537,9 @@ class Compiler {
                  (e.name1.empty() ? "world" : e.name1) + "' to itself");
       }
       switch (e.type) {
-        case kEqConnect: copy_to(data, e.anchor); break;
+        case kEqConnect: copy_to(data, anchor_in(m.eq_obj1id[i], e.anchor)); break;
         case kEqWeld:
-          copy_to(data, e.anchor);
+          copy_to(data, anchor_in(m.eq_obj2id[i], e.anchor));
           copy_to(data + 3, e.relpose);
           data[10] = e.torquescale;
           break;
@@ -1794,8 +1895,14 @@ class Compiler {
       copy(key.ctrl, m.key_ctrl + k * m.nu, m.nu, "ctrl");
       copy(key.mpos, m.key_mpos + k * 3 * m.nmocap, 3 * m.nmocap, "mpos");
       copy(key.mquat, m.key_mquat + k * 4 * m.nmocap, 4 * m.nmocap, "mquat");
+      // Quaternions are normalised, as MuJoCo 2.2.2 does (a zero one becomes the identity).
       for (int q = 0; q < m.nmocap; ++q)
         math::quat_normalize(m.key_mquat + k * 4 * m.nmocap + 4 * q);
+      for (int j = 0; j < m.njnt; ++j) {
+        double* qpos = m.key_qpos + k * m.nq + m.jnt_qposadr[j];
+        if (m.jnt_type[j] == kJointBall) math::quat_normalize(qpos);
+        if (m.jnt_type[j] == kJointFree) math::quat_normalize(qpos + 3);
+      }
     }
   }
 
@@ -1810,6 +1917,8 @@ class Compiler {
   std::vector<std::pair<LightSpec*, int>> lights_;
   std::vector<Vec3> xpos_;
   std::vector<Quat> xquat_;
+  // In global coordinates, bodies without pos whose frame infer_global_frames has yet to set.
+  std::vector<bool> frame_from_inertia_;
   std::vector<int> jnt_qposadr_, jnt_dofadr_, dof_parent_, dof_body_, dof_joint_, dof_madr_,
       last_dof_;
   int nq_ = 0, nv_ = 0, nM_ = 0, nD_ = 0;

@@ -291,6 +291,13 @@ const Case kCases[] = {
      "<geom>|condim"},
     {"missing include", "<mujoco><include file='does/not/exist.xml'/></mujoco>",
      "model.xml:1: <include>|cannot open file"},
+    // Sizes: the message says which attribute of <size> to change.
+    {"default stack beyond an int", "<mujoco><size njmax='20800'/></mujoco>",
+     "model.xml|<size njmax=\"20800\">|lower njmax or set nstack in <size>"},
+    {"Data beyond the limit", "<mujoco><size njmax='400000' nstack='1000'/></mujoco>",
+     "model.xml|njmax = 400000|GiB of constraint rows|lower njmax, nconmax or nstack in <size>"},
+    {"njmax beyond the largest size", "<mujoco><size njmax='300000000' nstack='1000'/></mujoco>",
+     "model.xml|njmax = 300000000|lower it in <size>"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Classes, MjcfError, ::testing::ValuesIn(kCases),

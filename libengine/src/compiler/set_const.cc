@@ -99,6 +99,24 @@ void dof_weights(Model& m, const Data& d) {
   }
 }
 
+// Joints with a springdamper (time constant, damping ratio): the stiffness and damping of the
+// mass-spring-damper with those constants, whose mass is the joint's inertia at qpos0, the inverse
+// of its dofs' mean dof_invweight0 (armature included). The formulas are solref's: damping
+// 2 mass / timeconst, stiffness mass / (timeconst dampratio)^2, denominators at least kMinVal
+// (measured on MuJoCo 2.2.2's outputs). They replace the joint's stiffness and damping.
+void joint_springdampers(Model& m, std::span<const std::array<double, 2>> springdamper) {
+  for (int j = 0; j < m.njnt; ++j) {
+    const auto [timeconst, dampratio] = springdamper[static_cast<size_t>(j)];
+    if (!(timeconst > 0 && dampratio > 0)) continue;
+    const int adr = m.jnt_dofadr[j], nv = joint_nv(m.jnt_type[j]);
+    double invweight = 0;
+    for (int k = 0; k < nv; ++k) invweight += m.dof_invweight0[adr + k];
+    const double mass = nv / invweight;
+    m.jnt_stiffness[j] = mass / std::max(kMinVal, timeconst * timeconst * dampratio * dampratio);
+    for (int k = 0; k < nv; ++k) m.dof_damping[adr + k] = 2 * mass / std::max(kMinVal, timeconst);
+  }
+}
+
 // body_invweight0: the mean diagonal of J inv(M) J' for the translation and the rotation of each
 // body's centre of mass.
 void body_weights(Model& m, Data& d) {
@@ -126,8 +144,9 @@ void body_weights(Model& m, Data& d) {
   }
 }
 
-// Cameras and lights: their positions relative to the body and to the subtree centre of mass, and
-// their orientations, at qpos0 (used by the tracking modes).
+// Cameras and lights: their positions relative to the body and to a subtree centre of mass (the
+// target's in the target modes, as MuJoCo 2.2.2 has it, else the body's), and their orientations,
+// at qpos0 (used by the tracking modes).
 // The global frames are those of the fixed mode (body frame times local frame).
 void camera_light_references(Model& m, const Data& d) {
   for (int i = 0; i < m.ncam; ++i) {
@@ -138,7 +157,9 @@ void camera_light_references(Model& m, const Data& d) {
     math::quat_to_mat(local, m.cam_quat + 4 * i);
     math::mat_mat3(m.cam_mat0 + 9 * i, d.xmat + 9 * b, local);
     math::sub3(m.cam_pos0 + 3 * i, xpos, d.xpos + 3 * b);
-    math::sub3(m.cam_poscom0 + 3 * i, xpos, d.subtree_com + 3 * b);
+    const int com =
+        camlight_targets(m.cam_mode[i], m.cam_targetbodyid[i]) ? m.cam_targetbodyid[i] : b;
+    math::sub3(m.cam_poscom0 + 3 * i, xpos, d.subtree_com + 3 * com);
   }
   for (int i = 0; i < m.nlight; ++i) {
     const int b = m.light_bodyid[i];
@@ -147,7 +168,9 @@ void camera_light_references(Model& m, const Data& d) {
     math::add3(xpos, xpos, d.xpos + 3 * b);
     math::mat_vec3(m.light_dir0 + 3 * i, d.xmat + 9 * b, m.light_dir + 3 * i);
     math::sub3(m.light_pos0 + 3 * i, xpos, d.xpos + 3 * b);
-    math::sub3(m.light_poscom0 + 3 * i, xpos, d.subtree_com + 3 * b);
+    const int com =
+        camlight_targets(m.light_mode[i], m.light_targetbodyid[i]) ? m.light_targetbodyid[i] : b;
+    math::sub3(m.light_poscom0 + 3 * i, xpos, d.subtree_com + 3 * com);
   }
 }
 
@@ -212,8 +235,8 @@ void statistics(Model& m, const Data& d, const StatisticSettings& given) {
   double size_sum = 0;
   for (int b = 1; b < m.nbody; ++b) size_sum += size[static_cast<size_t>(b)];
   stat.meansize = m.nbody > 1 ? size_sum / (m.nbody - 1) : 0.2;
-  // Bounding box of body frames and centres of mass, sites, and geoms with their bounding spheres
-  // (planes and height fields by a tenth of their largest size).
+  // Bounding box of body frames and centres of mass, joint anchors, sites, and geoms with their
+  // bounding spheres (planes and height fields by a tenth of their largest size).
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   auto add = [&](const double* point, double radius) {
     for (int k = 0; k < 3; ++k) {
@@ -225,6 +248,7 @@ void statistics(Model& m, const Data& d, const StatisticSettings& given) {
     add(d.xpos + 3 * b, 0);
     add(d.xipos + 3 * b, 0);
   }
+  for (int j = 0; j < m.njnt; ++j) add(d.xanchor + 3 * j, 0);
   for (int i = 0; i < m.nsite; ++i) add(d.site_xpos + 3 * i, 0);
   for (int g = 0; g < m.ngeom; ++g) {
     double radius = m.geom_rbound[g];
@@ -267,13 +291,15 @@ void diagonal_inertia(Model& m, Data& d) {
   std::copy(simplenum.begin(), simplenum.end(), m.dof_simplenum);
 }
 
-void set_const(Model& m, const ModelSpec& spec) {
+void set_const(Model& m, const ModelSpec& spec,
+               std::span<const std::array<double, 2>> springdamper) {
   subtree_masses(m);
   Data d(m);
   std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
   diagonal_inertia(m, d);
   evaluate_position(m, d);
   dof_weights(m, d);
+  joint_springdampers(m, springdamper);
   body_weights(m, d);
   camera_light_references(m, d);
   equality_references(m, d);

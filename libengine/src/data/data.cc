@@ -1,8 +1,12 @@
 #include "joco/data.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "joco/error.h"
 #include "joco/log.h"
@@ -31,103 +35,34 @@ std::vector<ArrayField> data_array_fields(const ModelSizes& s) {
   return fields;
 }
 
-Data::Data(const Model& m) : sizes_(m.sizes()) {
-  nstack = m.nstack;
-  allocate();
-  reset_data(m, *this);
-}
-
-Data::Data(const Data& other) { *this = other; }
-
-Data& Data::operator=(const Data& other) {
-  if (this == &other) return *this;
-  release();
-  sizes_ = other.sizes_;
-  static_cast<DataInfo&>(*this) = other;
-  allocate();
-  std::memcpy(buffer_, other.buffer_, buffer_bytes_);  // same sizes, same layout
-  return *this;
-}
-
-Data::Data(Data&& other) noexcept { take(other); }
-
-Data& Data::operator=(Data&& other) noexcept {
-  if (this != &other) {
-    release();
-    take(other);
+DataBytes data_bytes(const ModelSizes& s) {
+  DataBytes b;
+  for (const ArrayField& f : data_array_fields(s)) {
+    b.total += double(f.bytes());
+    if (std::string_view(f.name).starts_with("efc_")) b.constraint_rows += double(f.bytes());
   }
-  return *this;
+  b.contacts = double(s.nconmax) * sizeof(Contact);
+  b.stack = double(s.nstack) * sizeof(double);
+  b.total += b.contacts + b.stack + double(newton::hessian_cache_ints(s)) * sizeof(int);
+  return b;
 }
 
-Data::~Data() { release(); }
-
-void Data::take(Data& other) noexcept {
-  // Pointers into the buffer stay valid when the buffer changes owner.
-  static_cast<DataInfo&>(*this) = other;
-  sizes_ = other.sizes_;
-  buffer_ = other.buffer_;
-  buffer_bytes_ = other.buffer_bytes_;
-  stack = other.stack;
-  contact = other.contact;
-  hessian_cache = other.hessian_cache;
-#define JOCO_TAKE_ARRAY(type, name, rows, cols) \
-  name = other.name;                            \
-  other.name = nullptr;
-  JOCO_DATA_ARRAYS(JOCO_TAKE_ARRAY)
-#undef JOCO_TAKE_ARRAY
-  other.buffer_ = nullptr;
-  other.buffer_bytes_ = 0;
-  other.stack = nullptr;
-  other.contact = nullptr;
-  other.hessian_cache = nullptr;
+std::string DataBytes::describe(const ModelSizes& s) const {
+  auto gib = [](double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.1f GiB", bytes / double(1 << 30));
+    return std::string(text);
+  };
+  return "a Data of " + gib(total) + " (njmax = " + std::to_string(s.njmax) + ": " +
+         gib(constraint_rows) + " of constraint rows, nconmax = " + std::to_string(s.nconmax) +
+         ": " + gib(contacts) + " of contacts, nstack = " + std::to_string(s.nstack) + ": " +
+         gib(stack) + " of stack)";
 }
 
-void Data::release() {
-  if (buffer_) ::operator delete (buffer_, std::align_val_t{kAlignment});
-  buffer_ = nullptr;
-  buffer_bytes_ = 0;
-}
+namespace {
 
-void Data::allocate() {
-  const std::vector<ArrayField> fields = data_array_fields(sizes_);
-  std::vector<size_t> offsets;
-  offsets.reserve(fields.size());
-  size_t total = align_up(static_cast<size_t>(nstack) * sizeof(double));
-  const size_t contact_offset = total;
-  total += align_up(static_cast<size_t>(sizes_.nconmax) * sizeof(Contact));
-  const size_t hessian_cache_offset = total;
-  total += align_up(static_cast<size_t>(newton::hessian_cache_ints(sizes_)) * sizeof(int));
-  for (const ArrayField& f : fields) {
-    offsets.push_back(total);
-    total += align_up(f.bytes());
-  }
-  buffer_bytes_ = total;
-  buffer_ = ::operator new (total > 0 ? total : kAlignment, std::align_val_t{kAlignment});
-  std::memset(buffer_, 0, total);
-  char* base = static_cast<char*>(buffer_);
-  stack = reinterpret_cast<double*>(base);
-  contact = reinterpret_cast<Contact*>(base + contact_offset);
-  hessian_cache = reinterpret_cast<int*>(base + hessian_cache_offset);
-  size_t index = 0;
-#define JOCO_BIND_ARRAY(type, name, rows, cols) \
-  name = reinterpret_cast<type*>(base + offsets[index++]);
-  JOCO_DATA_ARRAYS(JOCO_BIND_ARRAY)
-#undef JOCO_BIND_ARRAY
-}
-
-std::vector<ArrayField> Data::arrays() const {
-  std::vector<ArrayField> fields = data_array_fields(sizes_);
-  size_t index = 0;
-#define JOCO_ARRAY_DATA(type, name, rows, cols) fields[index++].data = static_cast<void*>(name);
-  JOCO_DATA_ARRAYS(JOCO_ARRAY_DATA)
-#undef JOCO_ARRAY_DATA
-  return fields;
-}
-
-Data make_data(const Model& m) { return Data(m); }
-
-void reset_data(const Model& m, Data& d) {
-  if (d.stack) std::memset(d.stack, 0, d.nbuffer());  // the stack starts the one buffer
+// reset_data but for zeroing the arrays (a new Data's are zero already).
+void reset_state(const Model& m, Data& d) {
   d.pstack = 0;
   d.maxuse_stack = 0;
   d.maxuse_con = 0;
@@ -150,6 +85,132 @@ void reset_data(const Model& m, Data& d) {
     std::memcpy(d.mocap_pos + 3 * id, m.body_pos + 3 * b, 3 * sizeof(double));
     std::memcpy(d.mocap_quat + 4 * id, m.body_quat + 4 * b, 4 * sizeof(double));
   }
+}
+
+}  // namespace
+
+Data::Data(const Model& m) : sizes_(m.sizes()) {
+  nstack = m.nstack;
+  allocate();
+  reset_state(m, *this);
+}
+
+Data::Data(const Data& other) { *this = other; }
+
+Data& Data::operator=(const Data& other) {
+  if (this == &other) return *this;
+  release();
+  sizes_ = other.sizes_;
+  static_cast<DataInfo&>(*this) = other;
+  allocate();
+  // Same sizes, same layout. The stack holds only temporaries of calls that have returned.
+  std::memcpy(buffer_, other.buffer_, buffer_bytes_);
+  return *this;
+}
+
+Data::Data(Data&& other) noexcept { take(other); }
+
+Data& Data::operator=(Data&& other) noexcept {
+  if (this != &other) {
+    release();
+    take(other);
+  }
+  return *this;
+}
+
+Data::~Data() { release(); }
+
+void Data::take(Data& other) noexcept {
+  // Pointers into the buffer stay valid when the buffer changes owner.
+  static_cast<DataInfo&>(*this) = other;
+  sizes_ = other.sizes_;
+  allocation_ = other.allocation_;
+  buffer_ = other.buffer_;
+  buffer_bytes_ = other.buffer_bytes_;
+  stack = other.stack;
+  contact = other.contact;
+  hessian_cache = other.hessian_cache;
+#define JOCO_TAKE_ARRAY(type, name, rows, cols) \
+  name = other.name;                            \
+  other.name = nullptr;
+  JOCO_DATA_ARRAYS(JOCO_TAKE_ARRAY)
+#undef JOCO_TAKE_ARRAY
+  other.allocation_ = nullptr;
+  other.buffer_ = nullptr;
+  other.buffer_bytes_ = 0;
+  other.stack = nullptr;
+  other.contact = nullptr;
+  other.hessian_cache = nullptr;
+}
+
+void Data::release() {
+  std::free(allocation_);
+  allocation_ = nullptr;
+  buffer_ = nullptr;
+  buffer_bytes_ = 0;
+  stack = nullptr;
+}
+
+void Data::allocate() {
+  try {
+    allocate_buffer();
+  } catch (const std::bad_alloc&) {
+    release();
+    throw RuntimeError("out of memory: cannot allocate " + data_bytes(sizes_).describe(sizes_) +
+                       "; lower njmax, nconmax or nstack in the model's <size> element");
+  }
+}
+
+void Data::allocate_buffer() {
+  const std::vector<ArrayField> fields = data_array_fields(sizes_);
+  std::vector<size_t> offsets;
+  offsets.reserve(fields.size());
+  size_t total = 0;
+  const size_t contact_offset = total;
+  total += align_up(static_cast<size_t>(sizes_.nconmax) * sizeof(Contact));
+  const size_t hessian_cache_offset = total;
+  total += align_up(static_cast<size_t>(newton::hessian_cache_ints(sizes_)) * sizeof(int));
+  for (const ArrayField& f : fields) {
+    offsets.push_back(total);
+    total += align_up(f.bytes());
+  }
+  buffer_bytes_ = total;
+  // The stack comes last, outside what reset_data zeroes and copies copy. calloc's zeros cost
+  // nothing until written: pages are mapped as a step reaches them (MuJoCo 2.2.2's default stack
+  // for njmax 8000 is 320 million doubles, 2.6 GB, and its efc_AR 0.5 GB, of which a step with a
+  // few contacts touches little).
+  const size_t bytes = total + static_cast<size_t>(nstack) * sizeof(double);
+  allocation_ = std::calloc(bytes + kAlignment, 1);
+  if (!allocation_) throw std::bad_alloc();
+  const uintptr_t start = reinterpret_cast<uintptr_t>(allocation_);
+  buffer_ = reinterpret_cast<void*>((start + kAlignment - 1) / kAlignment * kAlignment);
+  char* base = static_cast<char*>(buffer_);
+  stack = reinterpret_cast<double*>(base + total);
+  contact = reinterpret_cast<Contact*>(base + contact_offset);
+  hessian_cache = reinterpret_cast<int*>(base + hessian_cache_offset);
+  size_t index = 0;
+#define JOCO_BIND_ARRAY(type, name, rows, cols) \
+  name = reinterpret_cast<type*>(base + offsets[index++]);
+  JOCO_DATA_ARRAYS(JOCO_BIND_ARRAY)
+#undef JOCO_BIND_ARRAY
+}
+
+std::vector<ArrayField> Data::arrays() const {
+  std::vector<ArrayField> fields = data_array_fields(sizes_);
+  size_t index = 0;
+#define JOCO_ARRAY_DATA(type, name, rows, cols) fields[index++].data = static_cast<void*>(name);
+  JOCO_DATA_ARRAYS(JOCO_ARRAY_DATA)
+#undef JOCO_ARRAY_DATA
+  return fields;
+}
+
+Data make_data(const Model& m) { return Data(m); }
+
+void reset_data(const Model& m, Data& d) {
+  // Every array and the contacts, which fill the buffer up to the stack; the stack is left as it
+  // is, as mj_resetData leaves it: it holds no state.
+  if (d.contact) std::memset(static_cast<void*>(d.contact), 0, d.nbuffer());
+  reset_state(m, d);
 }
 
 void reset_to_keyframe(const Model& m, Data& d, int key) {

@@ -2,16 +2,19 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "joco/data.h"
 #include "joco/error.h"
-#include "solver/hessian_pattern.h"
 
 namespace joco {
 
 namespace {
 
 // No size may exceed this: keeps every int product of two sizes in the tables far from overflow.
+// nstack is the exception: no table multiplies it, and the stack is addressed by int offsets, so
+// any int count of doubles is valid (MuJoCo 2.2.2 derives 5 * njmax^2 doubles and more from
+// njmax).
 constexpr int kMaxSize = 1 << 28;
 // The largest Data a model may ask for (bytes).
 constexpr double kMaxDataBytes = double(int64_t{1} << 40);
@@ -66,22 +69,27 @@ class Validator {
  private:
   void check_sizes() const {
     for (const auto& [name, value] : m_.size_list()) {
-      if (value < 0 || value > kMaxSize) {
+      const std::string_view size = name;
+      if (value < 0 || (value > kMaxSize && size != "nstack")) {
+        // The sizes a model states itself (the others count its elements).
+        const bool stated = size == "njmax" || size == "nconmax" || size == "nuserdata" ||
+                            size == "nkey" || size.starts_with("nuser_");
         fail(name, -1,
              "= " + std::to_string(value) + " is out of range [0, " + std::to_string(kMaxSize) +
-                 "]");
+                 "]" + (stated ? ": lower it in <size>" : ""));
       }
     }
     if (m_.nbody < 1) fail("nbody", -1, "= 0, but every model has the world body");
     if (m_.na > m_.nu) fail("na", -1, "exceeds nu");
     if (m_.nmocap > m_.nbody) fail("nmocap", -1, "exceeds nbody");
     if (m_.nnames < 1) fail("nnames", -1, "= 0, but the world body has a name");
-    double data_bytes = 0;
-    for (const ArrayField& f : data_array_fields(m_.sizes())) data_bytes += double(f.bytes());
-    data_bytes += double(m_.nstack) * 8 + double(m_.nconmax) * sizeof(Contact);
-    data_bytes += double(newton::hessian_cache_ints(m_.sizes())) * sizeof(int);
-    if (data_bytes > kMaxDataBytes)
-      fail("njmax", -1, "and the other sizes ask for an impossibly large Data");
+    // The Data's allocation, refused before it is tried when it cannot succeed.
+    const DataBytes data = data_bytes(m_.sizes());
+    if (data.total > kMaxDataBytes) {
+      throw InputError(source_ + ": invalid model: its sizes ask for " + data.describe(m_.sizes()) +
+                       ", more than the 1024 GiB limit: lower njmax, " +
+                       "nconmax or nstack in <size>");
+    }
   }
 
   void check_table() const {

@@ -13,10 +13,6 @@ inline const double* target_point(const Data& d, int mode, int target) {
   return mode == kCamLightTargetBodyCom ? d.subtree_com + 3 * target : d.xpos + 3 * target;
 }
 
-bool is_target_mode(int mode, int target) {
-  return (mode == kCamLightTargetBody || mode == kCamLightTargetBodyCom) && target >= 0;
-}
-
 }  // namespace
 
 void camlight(const Model& m, Data& d) {
@@ -37,7 +33,7 @@ void camlight(const Model& m, Data& d) {
       const double* offset0 = mode == kCamLightTrack ? m.cam_pos0 + 3 * c : m.cam_poscom0 + 3 * c;
       add3(pos, base, offset0);
       for (int k = 0; k < 9; ++k) mat[k] = m.cam_mat0[9 * c + k];
-    } else if (is_target_mode(mode, m.cam_targetbodyid[c])) {
+    } else if (camlight_targets(mode, m.cam_targetbodyid[c])) {
       // Look at the target (along -z), keeping the x axis horizontal.
       double x[3], y[3], z[3];
       sub3(z, pos, target_point(d, mode, m.cam_targetbodyid[c]));
@@ -70,7 +66,7 @@ void camlight(const Model& m, Data& d) {
           mode == kCamLightTrack ? m.light_pos0 + 3 * l : m.light_poscom0 + 3 * l;
       add3(pos, base, offset0);
       copy3(dir, m.light_dir0 + 3 * l);
-    } else if (is_target_mode(mode, m.light_targetbodyid[l])) {
+    } else if (camlight_targets(mode, m.light_targetbodyid[l])) {
       sub3(dir, target_point(d, mode, m.light_targetbodyid[l]), pos);
       normalize3(dir);
     }
