@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -464,50 +465,74 @@ INSTANTIATE_TEST_SUITE_P(Cases, UrdfCaseOracle, ::testing::ValuesIn(kSmallCases)
                            return name;
                          });
 
-// URDFs MuJoCo refuses: joco refuses them too, naming the line and the reason.
+// URDFs MuJoCo refuses: joco refuses them too, naming the line and the reason. (Written here, not
+// in testdata, where every model is expected to simulate.)
 struct Refused {
+  const char* name;
   const char* urdf;
   const char* mujoco_says;
   const char* joco_says[2];
 };
 
-void PrintTo(const Refused& r, std::ostream* os) { *os << r.urdf; }
+void PrintTo(const Refused& r, std::ostream* os) { *os << r.name; }
 
 const Refused kRefused[] = {
-    // Zero mass with a non-zero inertia on a moving link.
-    {"zero_mass_moving.urdf",
+    {"zero_mass_moving",
+     "<robot name='r'>\n"
+     "<link name='base'/>\n"
+     "<link name='arm'><inertial><mass value='0'/>\n"
+     "<inertia ixx='0.01' iyy='0.02' izz='0.025' ixy='0' ixz='0' iyz='0'/></inertial></link>\n"
+     "<joint name='shoulder' type='revolute'><parent link='base'/><child link='arm'/>"
+     "<axis xyz='0 0 1'/></joint>\n"
+     "</robot>\n",
      "mass and inertia of moving bodies",
-     {"zero_mass_moving.urdf:6: <inertial> of link 'arm'",
-      "moves but has zero mass and a non-zero inertia"}},
-    // strippath="false": a package:// mesh is not looked for by its file name.
-    {"extension_strippath.urdf",
+     {"t.urdf:3: <inertial> of link 'arm'", "moves but has zero mass and a non-zero inertia"}},
+    // strippath="false": a package:// mesh is not looked for by its file name in meshdir.
+    {"strippath_false",
+     "<robot name='r'>\n"
+     "<mujoco><compiler meshdir='.' strippath='false'/></mujoco>\n"
+     "<link name='base'><collision><geometry>\n"
+     "<mesh filename='package://any_package/meshes/tet.obj'/></geometry></collision></link>\n"
+     "</robot>\n",
      "package://any_package/meshes/tet.obj",
-     {"extension_strippath.urdf:28: <mesh>", "strippath=\"false\""}},
+     {"t.urdf:4: <mesh>", "strippath=\"false\""}},
 };
 
 class UrdfRefusedOracle : public ::testing::TestWithParam<Refused> {};
 
 TEST_P(UrdfRefusedOracle, RefusedLikeMuJoCo) {
   const Refused& r = GetParam();
-  const std::string path = test::testdata(std::string("urdf/cases/") + r.urdf);
+  // Beside tet.obj, so that only the path decides.
+  const test::TempDir dir;
+  std::filesystem::copy_file(test::testdata("urdf/formats/tet.obj"), dir.path() + "/tet.obj");
+  const std::string path = dir.path() + "/t.urdf";
+  std::ofstream(path) << r.urdf;
   std::string error;
   EXPECT_FALSE(oracle::load(path, &error));
   EXPECT_NE(error.find(r.mujoco_says), std::string::npos) << error;
   UrdfOptions options;
-  options.base_dir = test::testdata("urdf/cases");
+  options.base_dir = dir.path();
   try {
-    compile_urdf(test::read_text(path), r.urdf, options);
+    compile_urdf(r.urdf, "t.urdf", options);
     ADD_FAILURE() << "joco accepts it";
   } catch (const InputError& e) {
     for (const char* fragment : r.joco_says)
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
+  // Without strippath="false", both find the mesh by its name.
+  const std::string text = r.urdf;
+  if (text.find("strippath") != std::string::npos) {
+    std::string stripped = text;
+    stripped.erase(stripped.find(" strippath='false'"), 18);
+    std::ofstream(path) << stripped;
+    EXPECT_TRUE(oracle::load(path, &error)) << error;
+    EXPECT_EQ(compile_urdf(stripped, "t.urdf", options).nmesh, 1);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, UrdfRefusedOracle, ::testing::ValuesIn(kRefused),
                          [](const ::testing::TestParamInfo<Refused>& p) {
-                           std::string name = p.param.urdf;
-                           return name.substr(0, name.find('.'));
+                           return std::string(p.param.name);
                          });
 
 }  // namespace
