@@ -18,7 +18,9 @@ int main(int argc, char** argv) {
   std::string input, output = "-", actuators = "none";
   std::vector<std::string> package_paths;
   joco::UrdfOptions options;
-  bool no_visual = false, no_classes = false;
+  // Switches that override the URDF's <mujoco><compiler> extension only when given.
+  bool fuse_fixed = true, visual = true, balance_inertia = false, no_classes = false;
+  CLI::Option *fuse_flag = nullptr, *visual_flag = nullptr, *balance_flag = nullptr;
   return joco::tools::run_tool(
       argc, argv, "joco-urdf2mjcf",
       "Convert a URDF robot into MJCF that a person can read (standard output by default).",
@@ -32,19 +34,21 @@ int main(int argc, char** argv) {
             ->type_name("NAME=DIR")
             ->allow_extra_args(false);  // one NAME=DIR per flag, so ROBOT may follow
         app.add_flag("--floating", options.floating, "Give the root link a free joint");
-        app.add_flag("--fuse-fixed,!--no-fuse-fixed", options.fuse_fixed,
-                     "Fuse links on fixed joints into their parent body (default; --no-fuse-fixed "
-                     "keeps them as bodies)");
-        app.add_flag("--no-visual", no_visual, "Drop visual geoms (keep collision geoms only)");
+        fuse_flag = app.add_flag("--fuse-fixed,!--no-fuse-fixed", fuse_fixed,
+                                 "Fuse links on fixed joints into their parent body (default; "
+                                 "--no-fuse-fixed keeps them as bodies)");
+        visual_flag = app.add_flag("--visual,!--no-visual", visual,
+                                   "Keep visual geoms, drawn only (default; --no-visual keeps "
+                                   "collision geoms only)");
         app.add_option("--actuators", actuators,
                        "Actuators to make, one per non-fixed joint (or per <transmission>): none, "
                        "motor or position")
             ->check(CLI::IsMember({"none", "motor", "position"}));
         app.add_option("--kp", options.kp, "Position gain of --actuators position (default 100)")
             ->check(CLI::PositiveNumber);
-        app.add_flag(
-            "--balance-inertia", options.balance_inertia,
-            "Let the compiler repair inertias that violate A + B >= C (MuJoCo's balanceinertia)");
+        balance_flag = app.add_flag("--balance-inertia,!--no-balance-inertia", balance_inertia,
+                                    "Replace inertias that violate A + B >= C by the mean of "
+                                    "their principal moments (MuJoCo's balanceinertia)");
         app.add_flag(
             "--strict", options.strict,
             "Treat every warning (unreadable mesh format, dubious limits, ...) as an error");
@@ -60,7 +64,9 @@ int main(int argc, char** argv) {
           options.package_paths.emplace_back(p.substr(0, eq), p.substr(eq + 1));
         }
         options.ros_package_path = joco::tools::split_path_list(std::getenv("ROS_PACKAGE_PATH"));
-        options.visual = !no_visual;
+        if (fuse_flag->count()) options.fuse_fixed = fuse_fixed;
+        if (visual_flag->count()) options.visual = visual;
+        if (balance_flag->count()) options.balance_inertia = balance_inertia;
         options.default_classes = !no_classes;
         options.actuators = actuators == "motor"      ? joco::UrdfOptions::Actuators::kMotor
                             : actuators == "position" ? joco::UrdfOptions::Actuators::kPosition
@@ -74,11 +80,12 @@ int main(int argc, char** argv) {
         // For the header comment (XML comments cannot hold "--", so the options go without dashes).
         std::vector<std::string> words;
         if (options.floating) words.push_back("floating");
-        if (!options.fuse_fixed) words.push_back("no-fuse-fixed");
-        if (no_visual) words.push_back("no-visual");
+        if (options.fuse_fixed) words.push_back(fuse_fixed ? "fuse-fixed" : "no-fuse-fixed");
+        if (options.visual) words.push_back(visual ? "visual" : "no-visual");
         if (actuators != "none") words.push_back("actuators " + actuators);
         if (actuators == "position") words.push_back(fmt::format("kp {}", options.kp));
-        if (options.balance_inertia) words.push_back("balance-inertia");
+        if (options.balance_inertia)
+          words.push_back(balance_inertia ? "balance-inertia" : "no-balance-inertia");
         if (options.strict) words.push_back("strict");
         if (no_classes) words.push_back("no-default-classes");
         for (const std::string& p : package_paths) words.push_back("package-path " + p);

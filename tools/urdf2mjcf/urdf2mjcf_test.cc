@@ -162,6 +162,29 @@ TEST(JocoUrdf2mjcf, PackagePathsAndOptions) {
   EXPECT_NE(r.out.find("file=\"l_finger.stl\""), std::string::npos) << r.out;
 }
 
+TEST(JocoUrdf2mjcf, FlagsOverrideTheUrdfsMuJoCoExtension) {
+  // The URDF says fusestatic="false" discardvisual="false"; given flags win, absent flags do not.
+  const std::string urdf = data("urdf/cases/extension_fusestatic.urdf");
+  auto r = test::run("joco-urdf2mjcf " + urdf);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<body name=\"bracket\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("class=\"visual\""), std::string::npos) << r.out;
+  r = test::run("joco-urdf2mjcf --fuse-fixed --no-visual " + urdf);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("<body name=\"bracket\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("class=\"visual\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Options: fuse-fixed, no-visual."), std::string::npos) << r.out;
+  // balanceinertia="true" in the URDF; --no-balance-inertia refuses its links, naming the line.
+  const std::string balance = data("urdf/cases/balance_fused.urdf");
+  r = test::run("joco-urdf2mjcf " + balance);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("balanceinertia=\"true\""), std::string::npos) << r.out;
+  r = test::run("joco-urdf2mjcf --no-balance-inertia " + balance);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("balance_fused.urdf:23: <inertial> of link 'plate'"), std::string::npos)
+      << r.err;
+}
+
 TEST(JocoUrdf2mjcf, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-urdf2mjcf").exit_code, 2);
   EXPECT_EQ(test::run("joco-urdf2mjcf " + kMinitaur + " --actuators servo").exit_code, 2);

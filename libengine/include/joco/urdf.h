@@ -3,6 +3,7 @@
 // they are right and the URDF specification where MuJoCo's importer departs from it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,14 +26,19 @@ struct UrdfOptions {
   std::vector<std::string> ros_package_path;
 
   bool floating = false;  // a free joint on the root link
-  bool fuse_fixed =
-      true;            // links on fixed joints become part of their parent body (as MuJoCo does)
-  bool visual = true;  // keep visual geoms, in a class that neither collides nor has mass
+  // The three switches MuJoCo's URDF extension <robot><mujoco><compiler .../></mujoco> also sets
+  // (fusestatic, discardvisual, balanceinertia). Set here, they override the extension; unset, the
+  // extension decides, and without it the default in brackets applies.
+  // Links on fixed joints become part of their parent body [true] (as MuJoCo does).
+  std::optional<bool> fuse_fixed;
+  // Keep visual geoms, in a class that neither collides nor has mass [true].
+  std::optional<bool> visual;
+  // Repair inertias whose principal moments violate A + B >= C by their mean [false].
+  std::optional<bool> balance_inertia;
   enum class Actuators { kNone, kMotor, kPosition } actuators = Actuators::kNone;
-  double kp = 100;               // position gain of --actuators position
-  bool balance_inertia = false;  // <compiler balanceinertia="true">: repair A + B < C inertias
-  bool strict =
-      false;  // every warning (an unreadable mesh format, a dubious limit, ...) is an error
+  double kp = 100;  // position gain of --actuators position
+  // Every warning (an unreadable mesh format, a dubious limit, ...) is an error.
+  bool strict = false;
   bool default_classes = true;               // factor repeated attributes into default classes
   std::string generator = "joco-urdf2mjcf";  // named in the header comment
   std::string options_text;  // the options as the user gave them, for the header comment

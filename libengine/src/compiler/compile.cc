@@ -8,6 +8,7 @@
 #include <set>
 
 #include "compiler/assets.h"
+#include "compiler/body_inertia.h"
 #include "compiler/fluid_coefficients.h"
 #include "compiler/geom_inertia.h"
 #include "compiler/orientation.h"
@@ -37,14 +38,6 @@ template <size_t N>
 void copy_to(float* dst, const std::array<double, N>& src) {
   for (size_t i = 0; i < N; ++i) dst[i] = static_cast<float>(src[i]);
 }
-
-// A rigid mass in a body's frame: mass, centre, principal frame and principal moments.
-struct MassElement {
-  double mass = 0;
-  Vec3 pos{};
-  Quat quat{1, 0, 0, 0};
-  Vec3 inertia{};
-};
 
 // One body of the flattened tree, with what compilation derives for it.
 struct FlatBody {
@@ -512,19 +505,8 @@ class Compiler {
       } else {
         fail(s.origin, s.name, "the body has no inertial element and inertiafromgeom is false");
       }
-      // Lower bounds, then validity.
-      if (b.mass < c.boundmass) b.mass = c.boundmass;
-      for (double& v : b.inertia) v = std::max(v, c.boundinertia);
-      const Vec3& I = b.inertia;
-      const bool triangle = I[0] + I[1] >= I[2] && I[0] + I[2] >= I[1] && I[1] + I[2] >= I[0];
-      if (!triangle) {
-        if (c.balanceinertia) {
-          const double mean = (I[0] + I[1] + I[2]) / 3;
-          b.inertia = {mean, mean, mean};
-        } else {
-          fail(s.origin, s.name, "inertia must satisfy A + B >= C (set balanceinertia to fix it)");
-        }
-      }
+      if (finish_inertia(b.mass, b.inertia, c) == InertiaFinish::kViolatesTriangle)
+        fail(s.origin, s.name, "inertia must satisfy A + B >= C (set balanceinertia to fix it)");
     }
     check_moving_masses();
     if (c.settotalmass > 0) {
@@ -639,41 +621,13 @@ class Compiler {
     return b;
   }
 
-  // The composite of rigid masses: total mass, centre, and principal axes of the summed inertia
-  // (each element rotated into the body frame and shifted to the centre).
+  // The composite of rigid masses (combine_elements) as the body's inertial.
   static void combine(FlatBody& b, const std::vector<MassElement>& elements) {
-    double mass = 0, com[3] = {0, 0, 0};
-    for (const MassElement& e : elements) {
-      mass += e.mass;
-      math::add_scaled3(com, com, e.pos.data(), e.mass);
-    }
-    if (mass < kMinVal) {
-      zero_inertia(b);
-      return;
-    }
-    math::scale3(com, com, 1 / mass);
-    double total[9] = {};
-    for (const MassElement& e : elements) {
-      double r[9], tmp[9], rotated[9];
-      math::quat_to_mat(r, e.quat.data());
-      const double diag[9] = {e.inertia[0], 0, 0, 0, e.inertia[1], 0, 0, 0, e.inertia[2]};
-      math::mat_mat3(tmp, r, diag);
-      math::mat_mat_t3(rotated, tmp, r);
-      double d[3];
-      math::sub3(d, e.pos.data(), com);
-      const double dd = math::dot3(d, d);
-      for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) {
-          total[3 * i + j] += rotated[3 * i + j] + e.mass * ((i == j ? dd : 0) - d[i] * d[j]);
-        }
-      }
-    }
-    double eig[3], q[4];
-    math::eig3(eig, q, total);
-    b.mass = mass;
-    b.inertia = {eig[0], eig[1], eig[2]};
-    b.iquat = {q[0], q[1], q[2], q[3]};
-    b.ipos = {com[0], com[1], com[2]};
+    const MassElement total = combine_elements(elements);
+    b.mass = total.mass;
+    b.ipos = total.pos;
+    b.iquat = total.quat;
+    b.inertia = total.inertia;
   }
 
   // An explicit inertial combined with masses fused into the body.

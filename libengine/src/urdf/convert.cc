@@ -1,7 +1,9 @@
 // The conversion rules. Frames: a URDF <origin> becomes pos + euler (the file's own numbers, with
 // <compiler eulerseq="XYZ">, which is URDF's rpy); compositions (fused links) become pos + quat.
 // Masses: MuJoCo 2.2.2's importer is followed (a link without <inertial> takes its mass from its
-// collision geoms), except that a moving body left without mass gets a tiny one instead of failing.
+// collision geoms; links fused into a body join it as its fusestatic joins static bodies: each
+// finished on its own, then one at a time), except that a moving body left without mass gets a tiny
+// one instead of failing. MuJoCo's <mujoco><compiler> extension is honoured as its importer does.
 #include "urdf/convert.h"
 
 #include <algorithm>
@@ -12,6 +14,8 @@
 #include <optional>
 #include <set>
 
+#include "compiler/attributes.h"
+#include "compiler/body_inertia.h"
 #include "compiler/geom_inertia.h"
 #include "compiler/orientation.h"
 #include "joco/constants.h"
@@ -103,45 +107,9 @@ void set_pose(XmlNode& n, const Frame& f) {
   }
 }
 
-// A mass with its centre and inertia (about the centre), in a body's frame.
-struct MassPart {
-  double mass = 0;
-  double com[3] = {0, 0, 0};
-  double inertia[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-};
+using compiler::MassElement;
 
-// I' = R I R'
-void rotate_tensor(double* out, const double* quat, const double* tensor) {
-  double r[9], tmp[9];
-  math::quat_to_mat(r, quat);
-  math::mat_mat3(tmp, r, tensor);
-  math::mat_mat_t3(out, tmp, r);
-}
-
-MassPart combine(const std::vector<MassPart>& parts) {
-  MassPart total;
-  for (const MassPart& p : parts) {
-    total.mass += p.mass;
-    math::add_scaled3(total.com, total.com, p.com, p.mass);
-  }
-  if (total.mass > 0) {
-    math::scale3(total.com, total.com, 1 / total.mass);
-  } else if (!parts.empty()) {
-    math::copy3(total.com, parts[0].com);
-  }
-  for (const MassPart& p : parts) {
-    double d[3];
-    math::sub3(d, p.com, total.com);
-    const double dd = math::dot3(d, d);
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) {
-        total.inertia[3 * i + j] +=
-            p.inertia[3 * i + j] + p.mass * ((i == j ? dd : 0) - d[i] * d[j]);
-      }
-    }
-  }
-  return total;
-}
+bool massless(const MassElement& e) { return e.mass == 0 && e.inertia == compiler::Vec3{0, 0, 0}; }
 
 std::string lower_extension(const std::string& filename) {
   std::string ext = fs::path(filename).extension().string();
@@ -195,6 +163,15 @@ class Names {
   std::set<std::string> used_;
 };
 
+// A link's mass in its body. A body's parts are in the order MuJoCo 2.2.2 fuses static bodies into
+// their parent (its own link first, then the fused links depth first), each finished on its own.
+struct Part {
+  int link = -1;
+  Frame frame;              // the link's frame in the body
+  bool from_geoms = false;  // no <inertial>: the link weighs its collision geoms
+  MassElement element;      // filled in by finish_masses for from_geoms
+};
+
 struct OutBody {
   int link = -1;
   int parent = -1;  // index in Converter::bodies_, -1: the world
@@ -203,9 +180,9 @@ struct OutBody {
   std::vector<XmlNode> items;       // geoms and sites, in order
   std::vector<int> massless_geoms;  // items: collision geoms of links whose <inertial> says no mass
   std::vector<int> children;
-  std::vector<MassPart> parts;
-  std::vector<std::pair<int, Frame>> inferred;  // links without <inertial>, with collision geoms
-  const Inertial* exact = nullptr;  // the single <inertial>, in the body frame as written
+  std::vector<Part> parts;
+  MassElement total;                // the parts fused, as MuJoCo fuses them
+  const Inertial* exact = nullptr;  // the body's own <inertial>, written as the URDF has it
   bool moving = false;
   bool infer = false;   // no <inertial> anywhere: MJCF computes the mass from the geoms
   bool bumped = false;  // given a tiny mass or inertia
@@ -230,6 +207,34 @@ struct OutJoint {
   double lower = 0, upper = 0;
 };
 
+// What the conversion follows: MuJoCo's URDF extension <robot><mujoco><compiler .../></mujoco>
+// as MuJoCo 2.2.2's importer honours it, with the options over it.
+struct Settings {
+  bool fuse = true;       // fusestatic
+  bool visual = true;     // !discardvisual
+  bool strippath = true;  // a mesh may be found by its file name alone
+  std::string meshdir;
+  // balanceinertia, boundmass, boundinertia (each link's inertia is finished with them),
+  // inertiafromgeom and inertiagrouprange (which links weigh their geoms).
+  compiler::CompilerSettings compiler;
+  // Attributes the MJCF's <compiler> carries as written: what the compiler applies the same way.
+  std::vector<std::pair<std::string, std::string>> copied;
+  std::string visual_reason;  // why visual geoms are dropped
+};
+
+// Attributes of the extension's <compiler> that MuJoCo 2.2.2's importer reads with no effect on
+// a URDF robot (rpy is always radians about fixed axes, limits are explicit, no textures or
+// fitted primitives).
+const std::set<std::string> kIgnoredCompilerAttributes = {
+    "angle", "coordinate", "eulerseq", "autolimits", "fitaabb", "usethread", "texturedir"};
+// Copied onto the MJCF's <compiler> as written.
+const std::set<std::string> kCopiedCompilerAttributes = {"boundmass",    "boundinertia",
+                                                         "settotalmass", "exactmeshinertia",
+                                                         "convexhull",   "inertiagrouprange"};
+// Applied by the converter itself.
+const std::set<std::string> kAppliedCompilerAttributes = {
+    "meshdir", "strippath", "discardvisual", "fusestatic", "balanceinertia", "inertiafromgeom"};
+
 class Converter {
  public:
   Converter(const Robot& r, const std::string& source, const UrdfOptions& o, UrdfReport& report)
@@ -248,8 +253,15 @@ class Converter {
 
   bool is_world_link(int link) const { return world_link_ && link == r_.root; }
   bool fused(const Joint& j) const {
-    return o_.fuse_fixed && j.type == Joint::kFixed && !is_world_link(r_.link_index.at(j.parent));
+    return settings_.fuse && j.type == Joint::kFixed && !is_world_link(r_.link_index.at(j.parent));
   }
+  bool welded_to_world(int body) const;
+
+  void read_settings();
+  const Inertial* inertial_of(const Link& l) const;
+  bool weighs_geoms(const Link& l) const;
+  MassElement link_element(const Inertial& in, const std::string& link, const Frame& t);
+  MassElement geoms_element(const Link& l, const Frame& t);
 
   int make_body(int link, const Frame& frame, int joint, int parent, bool top_level, int depth = 1);
   void collect(int link, const Frame& t, int body, bool main, std::vector<PendingChild>& pending);
@@ -258,7 +270,6 @@ class Converter {
   std::optional<XmlNode> make_geom(const Shape& s, const Frame& t, bool visual,
                                    const std::optional<Rgba>& link_rgba);
   std::string mesh_asset(const Shape& s);
-  void check_inertial(const Inertial& in, const std::string& link);
   void finish_masses();
   void write_inertial(OutBody& b);
   XmlNode body_node(int index);
@@ -283,45 +294,173 @@ class Converter {
   std::map<std::string, std::vector<std::string>> notes_;
   std::vector<std::string> dropped_meshes_[2];  // unreadable formats: [0] collision, [1] visual
   std::vector<std::string> by_name_;            // mesh paths resolved by file name
-  std::string meshdir_ext_;                     // <mujoco><compiler meshdir> of the URDF
-  int max_depth_ = 0;                           // bodies nested in bodies
+  Settings settings_;
+  int max_depth_ = 0;  // bodies nested in bodies
   int collision_geoms_ = 0, visual_geoms_ = 0, transmission_actuators_ = -1;
 };
 
-void Converter::check_inertial(const Inertial& in, const std::string& link) {
+void Converter::read_settings() {
+  Settings& s = settings_;
+  std::optional<bool> fuse, visual, balance;
+  if (r_.mujoco) {
+    for (const compiler::XmlElement& e : r_.mujoco->children) {
+      if (e.name == "option" || e.name == "size") continue;  // copied as written
+      if (e.name != "compiler") {
+        warn(e.where(), "<mujoco> extension element <" + e.name +
+                            "> ignored (compiler, option and size are used, as in MuJoCo's "
+                            "importer)");
+        continue;
+      }
+      for (const auto& [key, value] : e.attributes) {
+        if (kCopiedCompilerAttributes.count(key)) {
+          s.copied.emplace_back(key, value);
+        } else if (kIgnoredCompilerAttributes.count(key)) {
+          note("<mujoco><compiler> attributes that MuJoCo's importer ignores too", key);
+        } else if (!kAppliedCompilerAttributes.count(key)) {
+          warn(e.where(), "unknown attribute '" + key + "' ignored");
+        }
+      }
+      const compiler::AttributeReader a(e);
+      bool flag = false;
+      a.read("meshdir", s.meshdir);
+      a.read_bool("strippath", s.strippath);
+      if (a.read_bool("fusestatic", flag)) fuse = flag;
+      if (a.read_bool("discardvisual", flag)) visual = !flag;
+      if (a.read_bool("balanceinertia", flag)) balance = flag;
+      a.read("boundmass", s.compiler.boundmass);
+      a.read("boundinertia", s.compiler.boundinertia);
+      a.read("settotalmass", s.compiler.settotalmass);
+      a.read_keyword("inertiafromgeom", s.compiler.inertiafromgeom,
+                     {{"false", 0}, {"true", 1}, {"auto", 2}});
+      a.read("inertiagrouprange", s.compiler.inertiagrouprange);
+      a.read_bool("exactmeshinertia", flag);
+      a.read_bool("convexhull", flag);
+    }
+  }
+  // The options win over the extension.
+  s.fuse = o_.fuse_fixed.value_or(fuse.value_or(true));
+  s.visual = o_.visual.value_or(visual.value_or(true));
+  s.compiler.balanceinertia = o_.balance_inertia.value_or(balance.value_or(false));
+  s.visual_reason = o_.visual ? "--no-visual" : "discardvisual in the URDF's <mujoco><compiler>";
+}
+
+// Collision geoms are in group 0: they weigh when inertiagrouprange takes group 0.
+bool Converter::weighs_geoms(const Link& l) const {
+  const auto& range = settings_.compiler.inertiagrouprange;
+  if (range[0] > 0 || range[1] < 0) return false;
+  for (const Shape& c : l.collisions) {
+    if (c.geometry.type != Geometry::kMesh || readable_mesh_format(c.geometry.filename))
+      return true;
+  }
+  return false;
+}
+
+// The <inertial> that gives the link its mass: none with inertiafromgeom="true" where the link has
+// geoms that weigh (MuJoCo's importer then weighs them instead).
+const Inertial* Converter::inertial_of(const Link& l) const {
+  if (!l.inertial || (settings_.compiler.inertiafromgeom == 1 && weighs_geoms(l))) return nullptr;
+  return &*l.inertial;
+}
+
+// A link's <inertial> as a principal element in the body (t: the link's frame in it), checked and
+// finished as MuJoCo 2.2.2 finishes each body before fusing static bodies: bounds, then A + B >= C.
+MassElement Converter::link_element(const Inertial& in, const std::string& link, const Frame& t) {
   const auto& i = in.inertia;
   const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
   double eig[3], q[4];
   math::eig3(eig, q, full);
   const double scale = std::max({std::abs(eig[0]), std::abs(eig[1]), std::abs(eig[2])});
-  const double tol = 1e-12 * scale;
   const std::string moments =
       format_computed(eig[0]) + ", " + format_computed(eig[1]) + ", " + format_computed(eig[2]);
-  if (eig[2] < -tol) {
+  if (eig[2] < -1e-12 * scale) {
     throw InputError(in.where + ": the inertia of link '" + link +
                      "' is not positive semi-definite (principal moments " + moments +
                      "): not a physical inertia");
   }
-  if (eig[1] + eig[2] < eig[0] - tol) {
-    if (o_.balance_inertia) {
-      note("inertia balanced by the compiler (--balance-inertia)", link);
-    } else {
-      throw InputError(in.where + ": the principal moments of inertia of link '" + link + "' (" +
-                       moments +
-                       ") violate A + B >= C: not a physical inertia (fix it, or use "
-                       "--balance-inertia to let the compiler replace it by the mean)");
-    }
+  MassElement e;
+  e.mass = in.mass;
+  e.inertia = {eig[0], eig[1], eig[2]};
+  const compiler::InertiaFinish finish =
+      compiler::finish_inertia(e.mass, e.inertia, settings_.compiler);
+  if (finish == compiler::InertiaFinish::kViolatesTriangle) {
+    throw InputError(in.where + ": the principal moments of inertia of link '" + link + "' (" +
+                     moments +
+                     ") violate A + B >= C: not a physical inertia (fix it, or use "
+                     "--balance-inertia to let the compiler replace it by the mean)");
   }
+  if (finish == compiler::InertiaFinish::kBalanced) {
+    note(
+        "inertias that violate A + B >= C replaced by the mean of their principal moments "
+        "(balanceinertia)",
+        link);
+  } else if (finish == compiler::InertiaFinish::kBounded && settings_.compiler.boundinertia > 0) {
+    note("principal moments raised to boundinertia", link);
+  }
+  if (e.mass != in.mass) note("masses raised to boundmass", link);
+  const Frame f = compose(t, frame_of(in.origin));
+  math::copy3(e.pos.data(), f.pos);
+  math::quat_mul(e.quat.data(), f.quat, q);
+  return e;
+}
+
+// What a link without <inertial> weighs: its primitive collision geoms at MuJoCo's density (meshes
+// cannot be weighed here), as one element, finished like a body.
+MassElement Converter::geoms_element(const Link& l, const Frame& t) {
+  std::vector<MassElement> geoms;
+  for (const Shape& s : l.collisions) {
+    const Geometry& g = s.geometry;
+    int type = 0;
+    compiler::Vec3 size{0, 0, 0};
+    switch (g.type) {
+      case Geometry::kBox:
+        type = kGeomBox, size = {g.size[0] / 2, g.size[1] / 2, g.size[2] / 2};
+        break;
+      case Geometry::kCylinder: type = kGeomCylinder, size = {g.radius, g.length / 2, 0}; break;
+      case Geometry::kCapsule: type = kGeomCapsule, size = {g.radius, g.length / 2, 0}; break;
+      case Geometry::kSphere: type = kGeomSphere, size = {g.radius, 0, 0}; break;
+      case Geometry::kMesh:
+        if (!readable_mesh_format(g.filename)) continue;
+        warn(s.where, "link '" + l.name +
+                          "' has no <inertial> and is fused with links that have one: its mesh "
+                          "geom adds no mass");
+        continue;
+    }
+    const compiler::GeomMassProperties mp = compiler::primitive_mass_properties(type, size, false);
+    const Frame f = compose(t, frame_of(s.origin));
+    MassElement e;
+    e.mass = kDensity * mp.volume;
+    math::copy3(e.pos.data(), f.pos);
+    math::copy4(e.quat.data(), f.quat);
+    for (int k = 0; k < 3; ++k) e.inertia[k] = kDensity * mp.inertia[k];
+    geoms.push_back(e);
+  }
+  // One geom gives its own frame, as the compiler does.
+  MassElement e =
+      geoms.size() == 1 && geoms[0].mass >= kMinVal ? geoms[0] : compiler::combine_elements(geoms);
+  compiler::finish_inertia(e.mass, e.inertia, settings_.compiler);
+  return e;
+}
+
+bool Converter::welded_to_world(int body) const {
+  for (int b = body; b >= 0; b = bodies_[static_cast<size_t>(b)].parent) {
+    if (bodies_[static_cast<size_t>(b)].moving) return false;
+  }
+  return true;
 }
 
 std::string Converter::mesh_asset(const Shape& s) {
   const Geometry& g = s.geometry;
   std::vector<std::string> tried;
   bool by_name = false;
-  const std::string path = resolve_mesh_path(g.filename, o_, meshdir_ext_, &tried, &by_name);
+  const std::string path =
+      resolve_mesh_path(g.filename, o_, settings_.meshdir, settings_.strippath, &tried, &by_name);
   if (path.empty()) {
-    std::string message =
-        "mesh file '" + g.filename + "' not found (looked for " + name_list(tried, 6) + ")";
+    std::string message = "mesh file '" + g.filename + "' not found";
+    if (!tried.empty()) message += " (looked for " + name_list(tried, 6) + ")";
+    if (!settings_.strippath) {
+      message +=
+          "; strippath=\"false\" in the URDF's <mujoco><compiler> stops the search by file name";
+    }
     if (g.filename.rfind("package://", 0) == 0) {
       const std::string rest = g.filename.substr(10);
       message += "; say where package '" + rest.substr(0, rest.find('/')) +
@@ -584,24 +723,17 @@ void Converter::collect(int link, const Frame& t, int body, bool main,
   if (!l.ignored.empty()) {
     for (const std::string& e : l.ignored) note("link elements ignored: <" + e + ">", l.name);
   }
-  {
-    OutBody& b = bodies_[static_cast<size_t>(body)];
-    if (l.inertial) {
-      check_inertial(*l.inertial, l.name);
-      const Inertial& in = *l.inertial;
-      const bool nothing = in.mass == 0 && in.inertia == std::array<double, 6>{0, 0, 0, 0, 0, 0};
-      if (!nothing) {  // a massless frame adds nothing, and leaves the body's inertial as written
-        const Frame f = compose(t, frame_of(in.origin));
-        MassPart p;
-        p.mass = in.mass;
-        math::copy3(p.com, f.pos);
-        const auto& i = in.inertia;
-        const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
-        rotate_tensor(p.inertia, f.quat, full);
-        b.parts.push_back(p);
-        b.exact = main && b.parts.size() == 1 ? &in : nullptr;
-      }
-    }
+  Part part;
+  part.link = link;
+  part.frame = t;
+  const Inertial* inertial = inertial_of(l);
+  if (inertial) {
+    part.element = link_element(*inertial, l.name, t);
+  } else if (l.inertial) {
+    note(
+        "<inertial> of links with collision geoms ignored: they weigh their geoms "
+        "(inertiafromgeom)",
+        l.name);
   }
   std::optional<Rgba> link_rgba;
   for (const Shape& v : l.visuals) {
@@ -613,15 +745,37 @@ void Converter::collect(int link, const Frame& t, int body, bool main,
   for (const Shape& s : l.collisions) {
     if (auto g = make_geom(s, t, false, link_rgba)) {
       OutBody& b = bodies_[static_cast<size_t>(body)];
-      if (l.inertial) b.massless_geoms.push_back(static_cast<int>(b.items.size()));
+      if (inertial) b.massless_geoms.push_back(static_cast<int>(b.items.size()));
       b.items.push_back(std::move(*g));
       ++collision_count;
     }
   }
-  const bool collides = collision_count > 0;
-  // Without <inertial>, the link weighs its collision geoms (those the compiler can read).
-  if (!l.inertial && collides) bodies_[static_cast<size_t>(body)].inferred.emplace_back(link, t);
-  if (o_.visual) {
+  // Without <inertial>, the link weighs its collision geoms (those the compiler can read), unless
+  // inertiafromgeom="false".
+  part.from_geoms = !inertial && collision_count > 0 && weighs_geoms(l) &&
+                    settings_.compiler.inertiafromgeom != 0;
+  {
+    OutBody& b = bodies_[static_cast<size_t>(body)];
+    const MassElement& e = part.element;
+    if (main) {
+      if (inertial && !massless(e)) b.exact = inertial;
+      if (!massless(e) && e.mass < kMinVal && welded_to_world(body)) {
+        note(
+            "links with zero mass but a non-zero inertia accepted, as MuJoCo's importer does: "
+            "welded to the world, their inertial is never used",
+            l.name);
+      }
+      b.parts.push_back(part);
+    } else if (part.from_geoms || e.mass >= kMinVal) {
+      b.parts.push_back(part);
+    } else if (!massless(e)) {
+      note(
+          "links with zero mass but a non-zero inertia fused into their parent add nothing (as "
+          "MuJoCo's fusestatic does)",
+          l.name);
+    }
+  }
+  if (settings_.visual) {
     const size_t first_collision =
         bodies_[static_cast<size_t>(body)].items.size() - collision_count;
     for (const Shape& s : l.visuals) {
@@ -660,60 +814,58 @@ void Converter::collect(int link, const Frame& t, int body, bool main,
 }
 
 void Converter::finish_masses() {
+  const std::string from_geoms_note =
+      "links without <inertial>: mass from their collision geoms at density 1000 (as MuJoCo's "
+      "importer does)";
   for (OutBody& b : bodies_) {
-    if (b.parts.empty() && !b.inferred.empty()) {
-      b.infer = true;
+    bool infer = false, explicit_mass = false;
+    for (const Part& p : b.parts) {
+      infer |= p.from_geoms;
+      explicit_mass |= !p.from_geoms && !massless(p.element);
+    }
+    if (infer && !explicit_mass) {
       // The compiler weighs every geom of the body: those of links that said "no mass" weigh
       // nothing.
+      b.infer = true;
       for (int k : b.massless_geoms) b.items[static_cast<size_t>(k)].set("density", "0");
-      for (const auto& [link, frame] : b.inferred) {
-        note(
-            "links without <inertial>: mass from their collision geoms at density 1000 (as "
-            "MuJoCo's importer does)",
-            r_.links[static_cast<size_t>(link)].name);
+      for (const Part& p : b.parts) {
+        if (p.from_geoms) note(from_geoms_note, r_.links[static_cast<size_t>(p.link)].name);
       }
       continue;
     }
     // Some links of the body have <inertial> and some do not: the latter weigh what their primitive
-    // collision geoms would (the compiler's density); meshes cannot be weighed here.
-    for (const auto& [link, t] : b.inferred) {
-      const Link& l = r_.links[static_cast<size_t>(link)];
-      for (const Shape& s : l.collisions) {
-        const Geometry& g = s.geometry;
-        int type = 0;
-        compiler::Vec3 size{0, 0, 0};
-        switch (g.type) {
-          case Geometry::kBox:
-            type = kGeomBox, size = {g.size[0] / 2, g.size[1] / 2, g.size[2] / 2};
-            break;
-          case Geometry::kCylinder: type = kGeomCylinder, size = {g.radius, g.length / 2, 0}; break;
-          case Geometry::kCapsule: type = kGeomCapsule, size = {g.radius, g.length / 2, 0}; break;
-          case Geometry::kSphere: type = kGeomSphere, size = {g.radius, 0, 0}; break;
-          case Geometry::kMesh:
-            if (!readable_mesh_format(g.filename)) continue;
-            warn(s.where, "link '" + l.name +
-                              "' has no <inertial> and is fused with links that have one: its mesh "
-                              "geom adds no mass");
-            continue;
-        }
-        const compiler::GeomMassProperties mp =
-            compiler::primitive_mass_properties(type, size, false);
-        const Frame f = compose(t, frame_of(s.origin));
-        MassPart p;
-        p.mass = kDensity * mp.volume;
-        math::copy3(p.com, f.pos);
-        const double diag[9] = {kDensity * mp.inertia[0], 0, 0, 0,
-                                kDensity * mp.inertia[1], 0, 0, 0,
-                                kDensity * mp.inertia[2]};
-        rotate_tensor(p.inertia, f.quat, diag);
-        b.parts.push_back(p);
+    // collision geoms would (the compiler's density).
+    std::vector<Part> parts;
+    for (Part& p : b.parts) {
+      if (p.from_geoms) {
+        p.element = geoms_element(r_.links[static_cast<size_t>(p.link)], p.frame);
+        note(from_geoms_note, r_.links[static_cast<size_t>(p.link)].name);
+        b.exact = nullptr;
       }
-      note(
-          "links without <inertial>: mass from their collision geoms at density 1000 (as MuJoCo's "
-          "importer does)",
-          l.name);
+      if (parts.empty() || p.element.mass >= kMinVal) parts.push_back(p);
     }
-    if (!b.inferred.empty()) b.exact = nullptr;
+    b.parts = std::move(parts);
+    // Fused one link at a time, each time to principal axes, as MuJoCo 2.2.2's fusestatic does (its
+    // eigensolver's tolerance makes the order matter in the last digits).
+    b.total = b.parts.empty() ? MassElement{} : b.parts[0].element;
+    for (size_t k = 1; k < b.parts.size(); ++k)
+      b.total = compiler::combine_elements({b.total, b.parts[k].element});
+    if (b.parts.size() > 1) b.exact = nullptr;
+  }
+  // MuJoCo's importer fuses the links welded to the world into the world body, whose mass
+  // settotalmass leaves out: here they stay bodies, so they go without mass.
+  if (settings_.compiler.settotalmass > 0 && settings_.fuse) {
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+      if (!welded_to_world(static_cast<int>(i))) continue;
+      OutBody& b = bodies_[i];
+      b.total = MassElement{};
+      b.exact = nullptr;
+      b.infer = false;
+      note(
+          "links welded to the world written without mass, so that settotalmass scales the "
+          "others as in MuJoCo's importer (which fuses them into the world body)",
+          r_.links[static_cast<size_t>(b.link)].name);
+    }
   }
   // A moving body, with the bodies welded to it, needs mass and rotational inertia.
   for (size_t i = 0; i < bodies_.size(); ++i) {
@@ -725,36 +877,36 @@ void Converter::finish_masses() {
     for (size_t k = 0; k < group.size(); ++k) {
       const OutBody& g = bodies_[static_cast<size_t>(group[k])];
       infer |= g.infer;
-      const MassPart total = combine(g.parts);
-      mass += total.mass;
-      double eig[3], q[4];
-      math::eig3(eig, q, total.inertia);
-      for (int a = 0; a < 3; ++a) moments[a] += eig[a];
+      mass += g.total.mass;
+      for (int a = 0; a < 3; ++a) moments[a] += g.total.inertia[static_cast<size_t>(a)];
       for (int c : g.children) {
         if (!bodies_[static_cast<size_t>(c)].moving) group.push_back(c);
       }
     }
     if (infer) continue;
-    const std::string& name = r_.links[static_cast<size_t>(b.link)].name;
+    const Link& link = r_.links[static_cast<size_t>(b.link)];
+    const std::string& name = link.name;
+    if (mass < kMinVal && std::max({moments[0], moments[1], moments[2]}) > 0) {
+      throw InputError((link.inertial ? link.inertial->where : link.where) + ": link '" + name +
+                       "' moves but has zero mass and a non-zero inertia: give it a mass (MuJoCo "
+                       "2.2.2 rejects it too)");
+    }
+    MassElement tiny;
+    tiny.inertia = {kTinyInertia, kTinyInertia, kTinyInertia};
     if (mass < kMinVal) {
-      MassPart p;
-      p.mass = kTinyMass;
-      p.inertia[0] = p.inertia[4] = p.inertia[8] = kTinyInertia;
-      b.parts.push_back(p);
+      tiny.mass = kTinyMass;
+      b.total = tiny;
       b.bumped = true;
-      warn(r_.links[static_cast<size_t>(b.link)].where,
-           "link '" + name + "' moves but has no mass: given " + format_number(kTinyMass) +
-               " kg and " + format_number(kTinyInertia) +
-               " kg m^2 so that it can be simulated (MuJoCo's importer fails here)");
+      warn(link.where, "link '" + name + "' moves but has no mass: given " +
+                           format_number(kTinyMass) + " kg and " + format_number(kTinyInertia) +
+                           " kg m^2 so that it can be simulated (MuJoCo's importer fails here)");
     } else if (moments[0] < kMinVal || moments[1] < kMinVal || moments[2] < kMinVal) {
-      MassPart p;
-      math::copy3(p.com, combine(b.parts).com);
-      p.inertia[0] = p.inertia[4] = p.inertia[8] = kTinyInertia;
-      b.parts.push_back(p);
+      tiny.pos = b.total.pos;
+      b.total = compiler::combine_elements({b.total, tiny});
       b.bumped = true;
-      warn(r_.links[static_cast<size_t>(b.link)].where,
-           "link '" + name + "' moves but has no rotational inertia about some axis: " +
-               format_number(kTinyInertia) + " kg m^2 added so that it can be simulated");
+      warn(link.where, "link '" + name + "' moves but has no rotational inertia about some axis: " +
+                           format_number(kTinyInertia) +
+                           " kg m^2 added so that it can be simulated");
     }
   }
 }
@@ -762,7 +914,7 @@ void Converter::finish_masses() {
 void Converter::write_inertial(OutBody& b) {
   if (b.infer) return;
   XmlNode n("inertial");
-  if (b.exact && !b.bumped && b.parts.size() == 1) {
+  if (b.exact && !b.bumped) {
     const Inertial& in = *b.exact;
     const auto& i = in.inertia;
     const bool diagonal = i[3] == 0 && i[4] == 0 && i[5] == 0;
@@ -784,27 +936,14 @@ void Converter::write_inertial(OutBody& b) {
       return;
     }
   }
-  const MassPart total = combine(b.parts);
-  const double* I = total.inertia;
-  n.set("pos", format_numbers(total.com, 3, true));
-  n.set("mass", format_computed(total.mass));
-  const double scale = std::max({std::abs(I[0]), std::abs(I[4]), std::abs(I[8])});
-  const bool diagonal = std::abs(I[1]) <= 1e-12 * scale && std::abs(I[2]) <= 1e-12 * scale &&
-                        std::abs(I[5]) <= 1e-12 * scale;
-  double eig[3], q[4];
-  math::eig3(eig, q, I);
-  if (diagonal) {
-    const double d[3] = {I[0], I[4], I[8]};
-    n.set("diaginertia", format_numbers(d, 3, true));
-  } else if (eig[2] > 1e-9 * eig[0] && eig[2] > kMinVal) {
-    const double f[6] = {I[0], I[4], I[8], I[1], I[2], I[5]};
-    n.set("fullinertia", format_numbers(f, 6, true));
-  } else {
-    // Not positive definite (point masses on a line): principal axes, which MJCF takes with zeros.
-    if (!near_identity_quat(q)) n.set("quat", format_numbers(q, 4, true));
-    for (double& e : eig) e = std::max(e, 0.0);
-    n.set("diaginertia", format_numbers(eig, 3, true));
-  }
+  // Principal axes: what MuJoCo's compiler makes of any inertia, fused or not.
+  const MassElement& t = b.total;
+  n.set("pos", format_numbers(t.pos.data(), 3, true));
+  if (!near_identity_quat(t.quat.data())) n.set("quat", format_numbers(t.quat.data(), 4, true));
+  n.set("mass", format_computed(t.mass));
+  double moments[3];
+  for (int k = 0; k < 3; ++k) moments[k] = std::max(t.inertia[static_cast<size_t>(k)], 0.0);
+  n.set("diaginertia", format_numbers(moments, 3, true));
   b.items.insert(b.items.begin(), std::move(n));
 }
 
@@ -928,22 +1067,10 @@ void Converter::add_actuators(XmlNode& root) {
 XmlNode Converter::compiler_node() {
   XmlNode c("compiler");
   c.set("angle", "radian").set("eulerseq", "XYZ").set("autolimits", "true");
-  if (o_.balance_inertia) c.set("balanceinertia", "true");
-  // MuJoCo's URDF extension: <mujoco><compiler .../></mujoco>. Our options decide what the
-  // importer's own switches (discardvisual, fusestatic, strippath) would; the rest is kept.
-  for (const compiler::XmlElement& m : r_.mujoco) {
-    for (const compiler::XmlElement& e : m.children) {
-      if (e.name != "compiler") continue;
-      for (const auto& [key, value] : e.attributes) {
-        if (key == "angle" || key == "coordinate" || key == "eulerseq" || key == "meshdir" ||
-            key == "discardvisual" || key == "fusestatic" || key == "strippath" ||
-            key == "texturedir") {
-          continue;
-        }
-        c.set(key, value);
-      }
-    }
-  }
+  // MuJoCo's URDF extension: what the compiler applies as it would to the robot (links fused here
+  // were finished one by one with the same settings, so the compiler's pass leaves them be).
+  if (settings_.compiler.balanceinertia) c.set("balanceinertia", "true");
+  for (const auto& [key, value] : settings_.copied) c.set(key, value);
   if (!meshes_.empty()) {
     // meshdir: the folder holding every mesh, relative to where the MJCF is read from.
     fs::path common = meshes_[0].path.parent_path();
@@ -977,7 +1104,7 @@ std::vector<std::string> Converter::header() const {
         "Visual geoms (group 2) are only drawn: no contacts, no mass. Collision geoms are in group "
         "0.");
   }
-  if (o_.fuse_fixed) {
+  if (settings_.fuse) {
     h.push_back(
         "Links on fixed joints are fused into their parent body; a site keeps each one's frame and "
         "name.");
@@ -992,16 +1119,7 @@ std::vector<std::string> Converter::header() const {
 }
 
 MjcfDocument Converter::run() {
-  for (const compiler::XmlElement& m : r_.mujoco) {
-    for (const compiler::XmlElement& e : m.children) {
-      if (e.name == "compiler") {
-        if (const std::string* d = e.find("meshdir")) meshdir_ext_ = *d;
-      } else if (e.name != "option" && e.name != "size") {
-        warn(e.where(), "<mujoco> extension element <" + e.name +
-                            "> ignored (compiler, option and size are used)");
-      }
-    }
-  }
+  read_settings();
   for (const Joint& j : r_.joints) {
     for (const std::string& e : j.ignored) note("joint elements ignored: <" + e + ">", j.name);
   }
@@ -1033,8 +1151,8 @@ MjcfDocument Converter::run() {
   for (int t : top_) worldbody.add(body_node(t));
 
   mj.add(compiler_node());
-  for (const compiler::XmlElement& m : r_.mujoco) {
-    for (const compiler::XmlElement& e : m.children) {
+  if (r_.mujoco) {
+    for (const compiler::XmlElement& e : r_.mujoco->children) {
       if (e.name != "option" && e.name != "size") continue;
       // Copied as written.
       std::function<XmlNode(const compiler::XmlElement&)> copy =
@@ -1106,7 +1224,7 @@ MjcfDocument Converter::run() {
               quantity(static_cast<size_t>(collision_geoms_), "collision geom", "collision geoms") +
               ", " + quantity(static_cast<size_t>(visual_geoms_), "visual geom", "visual geoms") +
               ", " + quantity(meshes_.size(), "mesh", "meshes"));
-  if (!o_.visual) s.push_back("visual geoms dropped (--no-visual)");
+  if (!settings_.visual) s.push_back("visual geoms dropped (" + settings_.visual_reason + ")");
   if (transmission_actuators_ >= 0) {
     s.push_back(quantity(static_cast<size_t>(transmission_actuators_), "actuator", "actuators") +
                 " made from <transmission> elements");
@@ -1144,8 +1262,8 @@ MjcfDocument Converter::run() {
 }  // namespace
 
 std::string resolve_mesh_path(const std::string& filename, const UrdfOptions& o,
-                              const std::string& meshdir, std::vector<std::string>* tried,
-                              bool* by_name) {
+                              const std::string& meshdir, bool strippath,
+                              std::vector<std::string>* tried, bool* by_name) {
   std::vector<fs::path> candidates;
   const fs::path base = absolute_normal(o.base_dir);
   if (filename.rfind("package://", 0) == 0) {
@@ -1174,10 +1292,13 @@ std::string resolve_mesh_path(const std::string& filename, const UrdfOptions& o,
     }
   }
   const size_t as_written = candidates.size();
-  // MuJoCo's importer strips every path to the file name (strippath) and looks in meshdir.
-  const fs::path name = fs::path(filename).filename();
-  if (!meshdir.empty()) candidates.push_back(base / meshdir / name);
-  candidates.push_back(base / name);
+  // MuJoCo's importer strips every path to the file name (unless strippath="false") and looks in
+  // meshdir.
+  if (strippath) {
+    const fs::path name = fs::path(filename).filename();
+    if (!meshdir.empty()) candidates.push_back(base / meshdir / name);
+    candidates.push_back(base / name);
+  }
   for (size_t i = 0; i < candidates.size(); ++i) {
     const fs::path c = candidates[i].lexically_normal();
     if (tried) tried->push_back(c.string());

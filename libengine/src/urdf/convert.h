@@ -21,10 +21,11 @@ MjcfDocument convert(const Robot& robot, const std::string& source, const UrdfOp
                      UrdfReport& report);
 
 // Where a URDF mesh reference points: package://, file:// or a path, resolved as the options say;
-// failing that, the file's name in the URDF's folder (as MuJoCo's importer does). Empty when the
-// file is nowhere. `tried` receives the places looked at; `by_name` says the fallback was used.
+// failing that and with strippath, the file's name in meshdir or the URDF's folder (as MuJoCo's
+// importer does). Empty when the file is nowhere. `tried` receives the places looked at; `by_name`
+// says the fallback was used.
 std::string resolve_mesh_path(const std::string& filename, const UrdfOptions& options,
-                              const std::string& meshdir, std::vector<std::string>* tried,
-                              bool* by_name);
+                              const std::string& meshdir, bool strippath,
+                              std::vector<std::string>* tried, bool* by_name);
 
 }  // namespace joco::urdf

@@ -123,9 +123,12 @@ const Case kCases[] = {
     {"negative mass",
      "<robot><link name='a'>\n" INERTIAL("-1", "1", "1", "1", "0") "</link></robot>",
      "t.urdf:2: <mass>|'a' has a negative mass"},
-    {"zero mass with inertia",
-     "<robot><link name='a'>\n" INERTIAL("0", "1", "1", "1", "0") "</link></robot>",
-     "t.urdf:2: <mass>|zero mass but a non-zero inertia"},
+    {"zero mass with inertia on a moving link",
+     "<robot><link name='base'/><link name='a'>\n" INERTIAL(
+         "0", "1", "1", "1", "0") "</link><joint name='j' type='revolute'><parent "
+                                  "link='base'/><child link='a'/></joint>"
+                                  "</robot>",
+     "t.urdf:2: <inertial> of link 'a'|moves but has zero mass and a non-zero inertia"},
     {"negative moment",
      "<robot><link name='a'>\n" INERTIAL("1", "-1", "1", "1", "0") "</link></robot>",
      "t.urdf:2: <inertia>|'ixx'|cannot be negative"},

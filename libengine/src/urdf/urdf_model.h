@@ -108,8 +108,9 @@ struct Robot {
   std::vector<Joint> joints;
   std::map<std::string, Material> materials;
   std::vector<Transmission> transmissions;
-  // MuJoCo's URDF extension: <mujoco> with <compiler>, <option>, <size> children.
-  std::vector<compiler::XmlElement> mujoco;
+  // MuJoCo's URDF extension: <mujoco> with <compiler>, <option>, <size> children (at most one
+  // each).
+  std::optional<compiler::XmlElement> mujoco;
   std::map<std::string, int> ignored;  // top-level elements not used (gazebo, ...), with counts
   std::string where;
 

@@ -175,14 +175,8 @@ Inertial read_inertial(const XmlElement& e, const std::string& link) {
   const char* names[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
   for (size_t i = 0; i < 6; ++i) in.inertia[i] = required_finite(*inertia, names[i]);
   if (in.mass < 0) fail(mass->where(), "link '" + link + "' has a negative mass");
-  bool any_inertia = false;
-  for (double v : in.inertia) any_inertia |= v != 0;
-  if (in.mass == 0 && any_inertia) {
-    fail(mass->where(),
-         "link '" + link +
-             "' has zero mass but a non-zero inertia: give it a positive mass, or zero "
-             "inertia for a massless link");
-  }
+  // Zero mass with a non-zero inertia is judged by the converter, where it knows whether the link
+  // moves (MuJoCo 2.2.2 accepts it where the inertial is never used).
   for (size_t i = 0; i < 3; ++i) {
     if (in.inertia[i] < 0)
       AttributeReader(*inertia).fail(names[i], "a moment of inertia cannot be negative");
@@ -439,7 +433,12 @@ Robot read_urdf(const XmlElement& root) {
     } else if (c.name == "transmission") {
       r.transmissions.push_back(read_transmission(c));
     } else if (c.name == "mujoco") {
-      r.mujoco.push_back(c);
+      // MuJoCo 2.2.2 reads one <mujoco>, with at most one of each child it uses.
+      if (r.mujoco)
+        fail(c.where(),
+             "more than one <mujoco> (also line " + std::to_string(r.mujoco->line) + ")");
+      for (const char* name : {"compiler", "option", "size"}) single_child(c, c.where(), name);
+      r.mujoco = c;
     } else {
       ++r.ignored[c.name];
     }
