@@ -66,12 +66,16 @@ void kinematics(const Model& m, Data& d) {
       double* xanchor = d.xanchor + 3 * j;
       double* xaxis = d.xaxis + 3 * j;
       if (type == kJointFree) {
-        // The free joint sets the global pose directly.
+        // The free joint sets the global pose directly. Its axis is the world's +z, as in
+        // MuJoCo 2.2.2 (its translations are along the world's axes); the compiled jnt_axis is +z
+        // too except in global coordinates, where it is +z turned into the body frame.
         quat_normalize(q + 3);  // in place, as MuJoCo does
         copy3(pos, q);
         copy4(quat, q + 3);
         copy3(xanchor, pos);
-        copy3(xaxis, m.jnt_axis + 3 * j);
+        xaxis[0] = 0;
+        xaxis[1] = 0;
+        xaxis[2] = 1;
         continue;
       }
       const double* jpos = m.jnt_pos + 3 * j;
