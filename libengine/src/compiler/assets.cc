@@ -7,8 +7,8 @@
 #include <fstream>
 #include <set>
 
-#include "compiler/png.h"
 #include "compiler/texture.h"
+#include "decode/png.h"
 #include "joco/error.h"
 #include "math/vec.h"
 

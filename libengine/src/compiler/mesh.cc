@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "compiler/convex_hull.h"
-#include "compiler/mesh_file.h"
+#include "decode/mesh_file.h"
 #include "joco/constants.h"
 #include "joco/error.h"
 #include "math/eig3.h"

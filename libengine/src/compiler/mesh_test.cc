@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "compiler/convex_hull.h"
-#include "compiler/mesh_file.h"
+#include "decode/mesh_file.h"
 #include "joco/constants.h"
 #include "joco/error.h"
 #include "math/eig3.h"

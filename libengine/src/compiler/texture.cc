@@ -6,7 +6,7 @@
 #include <limits>
 #include <numbers>
 
-#include "compiler/png.h"
+#include "decode/png.h"
 #include "joco/error.h"
 
 namespace joco::compiler {

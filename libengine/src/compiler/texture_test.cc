@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "compiler/png.h"
+#include "decode/png.h"
 #include "joco/error.h"
 #include "joco/mjcf.h"
 #include "support/test_support.h"

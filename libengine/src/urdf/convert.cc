@@ -14,7 +14,6 @@
 #include <optional>
 #include <set>
 
-#include "compiler/attributes.h"
 #include "compiler/body_inertia.h"
 #include "compiler/geom_inertia.h"
 #include "compiler/orientation.h"
@@ -22,6 +21,7 @@
 #include "joco/error.h"
 #include "math/eig3.h"
 #include "math/vec.h"
+#include "xml/attributes.h"
 
 namespace joco::urdf {
 

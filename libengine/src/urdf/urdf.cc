@@ -1,10 +1,10 @@
 #include "joco/urdf.h"
 
-#include "compiler/xml_tree.h"
 #include "joco/error.h"
 #include "joco/mjcf.h"
 #include "urdf/convert.h"
 #include "urdf/urdf_model.h"
+#include "xml/xml_tree.h"
 
 namespace joco {
 

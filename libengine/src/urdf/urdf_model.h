@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/xml_tree.h"
+#include "xml/xml_tree.h"
 
 namespace joco::urdf {
 

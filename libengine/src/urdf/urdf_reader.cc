@@ -2,9 +2,9 @@
 #include <cmath>
 #include <set>
 
-#include "compiler/attributes.h"
 #include "joco/error.h"
 #include "urdf/urdf_model.h"
+#include "xml/attributes.h"
 
 namespace joco::urdf {
 

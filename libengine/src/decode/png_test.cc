@@ -2,7 +2,7 @@
 // interlacing and block type, written by make_testdata.py with the pixels they must decode to),
 // every class of malformed file, and seeded random corruptions of real files (no crash, no hang,
 // only InputError). JOCO_PNG_FUZZ=n runs n corruptions instead of the default.
-#include "compiler/png.h"
+#include "decode/png.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "compiler/attributes.h"
+#include "xml/attributes.h"
 
 #include <cerrno>
 #include <cmath>

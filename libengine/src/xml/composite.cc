@@ -1,15 +1,15 @@
-#include "compiler/composite.h"
+#include "xml/composite.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "compiler/attributes.h"
-#include "compiler/composite_skin.h"
 #include "compiler/geom_inertia.h"
-#include "compiler/mjcf_reader.h"
 #include "compiler/orientation.h"
 #include "joco/error.h"
+#include "xml/attributes.h"
+#include "xml/composite_skin.h"
+#include "xml/mjcf_reader.h"
 
 namespace joco::compiler {
 

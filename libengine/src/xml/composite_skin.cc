@@ -1,4 +1,4 @@
-#include "compiler/composite_skin.h"
+#include "xml/composite_skin.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,6 +1,6 @@
 // zlib decompression: streams written by zlib itself (inside the test PNGs), hand-made streams of
 // each block type, and every class of malformed stream.
-#include "compiler/inflate.h"
+#include "decode/inflate.h"
 
 #include <gtest/gtest.h>
 

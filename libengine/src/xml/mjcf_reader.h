@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "compiler/attributes.h"
 #include "compiler/spec.h"
-#include "compiler/xml_tree.h"
+#include "xml/attributes.h"
+#include "xml/xml_tree.h"
 
 namespace joco::compiler {
 

@@ -1,4 +1,4 @@
-#include "compiler/xml_tree.h"
+#include "xml/xml_tree.h"
 
 #include <tinyxml2.h>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/schema.h"
+#include "xml/schema.h"
 
 namespace joco::compiler {
 namespace {

@@ -1,11 +1,11 @@
-#include "compiler/mjcf_reader.h"
+#include "xml/mjcf_reader.h"
 
 #include <map>
 
-#include "compiler/attributes.h"
-#include "compiler/composite.h"
-#include "compiler/schema.h"
 #include "joco/error.h"
+#include "xml/attributes.h"
+#include "xml/composite.h"
+#include "xml/schema.h"
 
 namespace joco::compiler {
 

@@ -1,4 +1,4 @@
-#include "compiler/inflate.h"
+#include "decode/inflate.h"
 
 #include <algorithm>
 #include <array>

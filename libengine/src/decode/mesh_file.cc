@@ -1,4 +1,4 @@
-#include "compiler/mesh_file.h"
+#include "decode/mesh_file.h"
 
 #include <algorithm>
 #include <cmath>

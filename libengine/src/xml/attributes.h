@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/xml_tree.h"
+#include "xml/xml_tree.h"
 
 namespace joco::compiler {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "compiler/spec.h"
-#include "compiler/xml_tree.h"
+#include "xml/xml_tree.h"
 
 namespace joco::compiler {
 

@@ -3,9 +3,9 @@
 #include <filesystem>
 
 #include "compiler/compile.h"
-#include "compiler/mjcf_reader.h"
-#include "compiler/xml_tree.h"
 #include "joco/validate.h"
+#include "xml/mjcf_reader.h"
+#include "xml/xml_tree.h"
 
 namespace joco {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compiler/xml_tree.h"
+#include "xml/xml_tree.h"
 
 namespace joco::compiler {
 

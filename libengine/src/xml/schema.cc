@@ -1,7 +1,7 @@
 // The MJCF schema of MuJoCo 2.2.2: which elements may appear where, how often, and with which
 // attributes. The attribute lists were established by probing MuJoCo 2.2.2 (every attribute name of
 // the XML reference tried on every element) and agree with its XML reference.
-#include "compiler/schema.h"
+#include "xml/schema.h"
 
 #include <map>
 

@@ -1,15 +1,15 @@
 // Composite expansion: the interpolation behind subgrid skins, skin topology, and the errors for
 // invalid composites. (Field-by-field agreement with MuJoCo is in compile_oracle_test.cc.)
-#include "compiler/composite.h"
+#include "xml/composite.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 
-#include "compiler/composite_skin.h"
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "xml/composite_skin.h"
 
 namespace joco::compiler {
 namespace {

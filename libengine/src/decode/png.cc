@@ -1,4 +1,4 @@
-#include "compiler/png.h"
+#include "decode/png.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "compiler/inflate.h"
+#include "decode/inflate.h"
 #include "joco/error.h"
 
 namespace joco::compiler {
