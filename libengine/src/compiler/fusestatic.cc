@@ -1,0 +1,122 @@
+// Compiler stages (compiler/compiler.h): static bodies fused into their parents.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "math/vec.h"
+
+namespace joco::compiler {
+
+// MuJoCo's fusestatic: bodies without joints (static relative to their parent) are merged into
+// their parent, their geoms and sites moved there with composed frames and their children
+// re-attached; their mass joins the parent's. Only done when nothing in the model refers to
+// bodies inside the tree by name (the elements the XML reference lists).
+void Compiler::fuse_static_bodies() {
+  const ModelSpec& s = spec_;
+  if (!s.compiler.fusestatic) return;
+  if (!s.skins.empty() || !s.pairs.empty() || !s.excludes.empty() || !s.tendons.empty() ||
+      !s.actuators.empty() || !s.sensors.empty() || !s.tuples.empty() || !cameras_.empty() ||
+      !lights_.empty()) {
+    return;
+  }
+  const size_t n = bodies_.size();
+  std::vector<int> target(n);  // the body each body ends up in
+  std::vector<Vec3> rel_pos(n, Vec3{0, 0, 0});
+  std::vector<Quat> rel_quat(n, Quat{1, 0, 0, 0});
+  std::vector<bool> fused(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    FlatBody& b = bodies_[i];
+    target[i] = static_cast<int>(i);
+    if (i == 0 || !b.spec->joints.empty() || b.spec->mocap) {
+      // Kept: its pose is now relative to where its parent ended up.
+      if (i > 0) {
+        const size_t p = static_cast<size_t>(b.parent);
+        math::frame_mul(b.pos.data(), b.quat.data(), rel_pos[p].data(), rel_quat[p].data(),
+                        b.pos.data(), b.quat.data());
+        b.parent = target[p];
+      }
+      continue;
+    }
+    const size_t p = static_cast<size_t>(b.parent);
+    fused[i] = true;
+    target[i] = target[p];
+    math::frame_mul(rel_pos[i].data(), rel_quat[i].data(), rel_pos[p].data(), rel_quat[p].data(),
+                    b.pos.data(), b.quat.data());
+  }
+  // Move geoms and sites; a fused body's mass goes with its geoms when the target infers its
+  // inertia from geoms too, else as one mass element.
+  for (size_t i = 1; i < n; ++i) {
+    if (!fused[i]) continue;
+    FlatBody& t = bodies_[static_cast<size_t>(target[i])];
+    t.inertia_in_frame = false;  // what it receives counts too: computed again
+    const bool own_geoms_count = inertia_from_geoms_mode(bodies_[i]);
+    if (!own_geoms_count || !inertia_from_geoms_mode(t)) {
+      // The fused body's own inertia, computed now, travels as a mass element.
+      FlatBody copy = bodies_[i];
+      if (own_geoms_count) {
+        inertia_from_geoms(static_cast<int>(i));
+      } else if (copy.spec->inertial) {
+        set_explicit_inertia(bodies_[i], *copy.spec->inertial);
+      }
+      MassElement e{bodies_[i].mass, {}, {}, bodies_[i].inertia};
+      math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
+                      bodies_[i].ipos.data(), bodies_[i].iquat.data());
+      if (e.mass > 0) t.fused.push_back(e);
+      for (FlatGeom& g : geoms_) {
+        if (g.body == static_cast<int>(i)) g.counts_for_inertia = false;
+      }
+    }
+    for (MassElement e : bodies_[i].fused) {
+      math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
+                      e.pos.data(), e.quat.data());
+      t.fused.push_back(e);
+    }
+  }
+  for (FlatGeom& g : geoms_) {
+    const size_t b = static_cast<size_t>(g.body);
+    if (!fused[b]) continue;
+    math::frame_mul(g.pos.data(), g.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
+                    g.pos.data(), g.quat.data());
+    g.body = target[b];
+  }
+  for (FlatSite& t : sites_) {
+    const size_t b = static_cast<size_t>(t.body);
+    if (!fused[b]) continue;
+    math::frame_mul(t.pos.data(), t.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
+                    t.pos.data(), t.quat.data());
+    t.body = target[b];
+  }
+  // Renumber the remaining bodies in order, and keep geoms and sites grouped by body.
+  std::vector<int> new_index(n, -1);
+  std::vector<FlatBody> kept;
+  for (size_t i = 0; i < n; ++i) {
+    if (fused[i]) continue;
+    new_index[i] = static_cast<int>(kept.size());
+    kept.push_back(std::move(bodies_[i]));
+  }
+  for (FlatBody& b : kept) b.parent = new_index[static_cast<size_t>(b.parent)];
+  for (size_t i = 0; i < kept.size(); ++i) kept[i].has_children = false;
+  for (size_t i = 1; i < kept.size(); ++i)
+    kept[static_cast<size_t>(kept[i].parent)].has_children = true;
+  bodies_ = std::move(kept);
+  for (FlatGeom& g : geoms_) g.body = new_index[static_cast<size_t>(g.body)];
+  for (FlatSite& t : sites_) t.body = new_index[static_cast<size_t>(t.body)];
+  for (auto& j : joints_) j.second = new_index[static_cast<size_t>(j.second)];
+  std::stable_sort(geoms_.begin(), geoms_.end(),
+                   [](const FlatGeom& a, const FlatGeom& b) { return a.body < b.body; });
+  std::stable_sort(sites_.begin(), sites_.end(),
+                   [](const FlatSite& a, const FlatSite& b) { return a.body < b.body; });
+  // Global frames of the kept bodies (used for global-coordinate inertials).
+  std::vector<Vec3> xpos;
+  std::vector<Quat> xquat;
+  for (size_t i = 0; i < n; ++i) {
+    if (new_index[i] < 0) continue;
+    xpos.push_back(xpos_[i]);
+    xquat.push_back(xquat_[i]);
+  }
+  xpos_ = std::move(xpos);
+  xquat_ = std::move(xquat);
+}
+
+}  // namespace joco::compiler
