@@ -73,20 +73,18 @@ void Compiler::fuse_static_bodies() {
       t.fused.push_back(e);
     }
   }
-  for (FlatGeom& g : geoms_) {
-    const size_t b = static_cast<size_t>(g.body);
-    if (!fused[b]) continue;
-    math::frame_mul(g.pos.data(), g.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
-                    g.pos.data(), g.quat.data());
-    g.body = target[b];
-  }
-  for (FlatSite& t : sites_) {
-    const size_t b = static_cast<size_t>(t.body);
-    if (!fused[b]) continue;
-    math::frame_mul(t.pos.data(), t.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
-                    t.pos.data(), t.quat.data());
-    t.body = target[b];
-  }
+  // Geoms and sites of fused bodies move to the target, their frames composed.
+  auto move_to_target = [&](auto& elements) {
+    for (auto& e : elements) {
+      const size_t b = static_cast<size_t>(e.body);
+      if (!fused[b]) continue;
+      math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[b].data(), rel_quat[b].data(),
+                      e.pos.data(), e.quat.data());
+      e.body = target[b];
+    }
+  };
+  move_to_target(geoms_);
+  move_to_target(sites_);
   // Renumber the remaining bodies in order, and keep geoms and sites grouped by body.
   std::vector<int> new_index(n, -1);
   std::vector<FlatBody> kept;

@@ -331,6 +331,18 @@ void add_site_tendon(const Composite& c, TendonKind kind, ModelSpec& spec, const
   spec.tendons.push_back(std::move(t));
 }
 
+// The shear tendons of a 2D grid or cloth: one along each cell's diagonal.
+void add_shear_tendons(const Composite& c, ModelSpec& spec) {
+  for (int ix = 0; ix < c.count[0] - 1; ++ix) {
+    for (int iy = 0; iy < c.count[1] - 1; ++iy) {
+      const std::string name = c.name("TS", {ix, iy});
+      add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}),
+                      c.name("S", {ix + 1, iy + 1}));
+      add_tendon_equality(c, kTendonShear, spec, name);
+    }
+  }
+}
+
 // The body named `name` among the parent's name; rope, loop and cloth attach there.
 std::array<int, 2> root_coordinates(const Composite& c, const std::string& parent_name) {
   const std::string head = c.prefix + "B";
@@ -424,16 +436,7 @@ void make_grid(const Composite& c, BodySpec& parent, ModelSpec& spec) {
       }
     }
   }
-  if (c.tendon[kTendonShear].given && c.dim == 2) {
-    for (int ix = 0; ix < c.count[0] - 1; ++ix) {
-      for (int iy = 0; iy < c.count[1] - 1; ++iy) {
-        const std::string name = c.name("TS", {ix, iy});
-        add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}),
-                        c.name("S", {ix + 1, iy + 1}));
-        add_tendon_equality(c, kTendonShear, spec, name);
-      }
-    }
-  }
+  if (c.tendon[kTendonShear].given && c.dim == 2) add_shear_tendons(c, spec);
 }
 
 // ---- rope and loop -----------------------------------------------------------------------------
@@ -593,16 +596,7 @@ void make_cloth(const Composite& c, BodySpec& parent, ModelSpec& spec) {
       add_tendon_equality(c, kTendonMain, spec, name);
     }
   }
-  if (c.tendon[kTendonShear].given) {
-    for (int ix = 0; ix < c.count[0] - 1; ++ix) {
-      for (int iy = 0; iy < c.count[1] - 1; ++iy) {
-        const std::string name = c.name("TS", {ix, iy});
-        add_site_tendon(c, kTendonShear, spec, name, c.name("S", {ix, iy}),
-                        c.name("S", {ix + 1, iy + 1}));
-        add_tendon_equality(c, kTendonShear, spec, name);
-      }
-    }
-  }
+  if (c.tendon[kTendonShear].given) add_shear_tendons(c, spec);
 }
 
 // ---- box, cylinder, ellipsoid ------------------------------------------------------------------
