@@ -5,6 +5,12 @@
 
 namespace joco::compiler {
 
+void principal_inertia(double moments[3], double quat[4], const std::array<double, 6>& inertia) {
+  const auto& i = inertia;
+  const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
+  math::eig3(moments, quat, full);
+}
+
 MassElement combine_elements(const std::vector<MassElement>& elements) {
   double mass = 0, com[3] = {0, 0, 0};
   for (const MassElement& e : elements) {

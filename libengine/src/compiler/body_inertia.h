@@ -2,6 +2,7 @@
 // by the MJCF compiler (bodies, fusestatic) and the URDF converter (links fused into a body).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "compiler/spec.h"
@@ -15,6 +16,10 @@ struct MassElement {
   Quat quat{1, 0, 0, 0};
   Vec3 inertia{};
 };
+
+// The principal moments (math::eig3's order, descending) and principal axes of an inertia given by
+// its six values ixx iyy izz ixy ixz iyz, as MJCF's fullinertia and URDF's <inertia> give it.
+void principal_inertia(double moments[3], double quat[4], const std::array<double, 6>& inertia);
 
 // The elements as one rigid mass: total mass, centre, and the principal axes (math::eig3) of the
 // summed inertia (each element rotated into the body frame and shifted to the centre). Without

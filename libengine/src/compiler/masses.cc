@@ -4,7 +4,6 @@
 
 #include "compiler/compiler.h"
 #include "compiler/geom_inertia.h"
-#include "math/eig3.h"
 #include "math/vec.h"
 
 namespace joco::compiler {
@@ -106,10 +105,8 @@ void Compiler::set_explicit_inertia(FlatBody& b, const InertialSpec& in) {
   b.ipos = in.pos;
   const Quat frame = orientation(in.orientation, in.origin, "");
   if (in.fullinertia) {
-    const auto& f = *in.fullinertia;  // ixx iyy izz ixy ixz iyz
-    const double full[9] = {f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]};
     double eig[3], q[4];
-    math::eig3(eig, q, full);
+    principal_inertia(eig, q, *in.fullinertia);
     b.inertia = {eig[0], eig[1], eig[2]};
     double combined[4];
     math::quat_mul(combined, frame.data(), q);

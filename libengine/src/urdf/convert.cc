@@ -19,7 +19,6 @@
 #include "compiler/orientation.h"
 #include "joco/constants.h"
 #include "joco/error.h"
-#include "math/eig3.h"
 #include "math/vec.h"
 #include "xml/attributes.h"
 
@@ -365,10 +364,8 @@ const Inertial* Converter::inertial_of(const Link& l) const {
 // A link's <inertial> as a principal element in the body (t: the link's frame in it), checked and
 // finished as MuJoCo 2.2.2 finishes each body before fusing static bodies: bounds, then A + B >= C.
 MassElement Converter::link_element(const Inertial& in, const std::string& link, const Frame& t) {
-  const auto& i = in.inertia;
-  const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
   double eig[3], q[4];
-  math::eig3(eig, q, full);
+  compiler::principal_inertia(eig, q, in.inertia);
   const double scale = std::max({std::abs(eig[0]), std::abs(eig[1]), std::abs(eig[2])});
   const std::string moments =
       format_computed(eig[0]) + ", " + format_computed(eig[1]) + ", " + format_computed(eig[2]);
@@ -919,8 +916,7 @@ void Converter::write_inertial(OutBody& b) {
     const auto& i = in.inertia;
     const bool diagonal = i[3] == 0 && i[4] == 0 && i[5] == 0;
     double eig[3], q[4];
-    const double full[9] = {i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]};
-    math::eig3(eig, q, full);
+    compiler::principal_inertia(eig, q, i);
     const bool positive = eig[2] > 1e-9 * eig[0] && eig[2] > kMinVal;
     if (diagonal || (in.origin.rpy == Vec3{0, 0, 0} && positive)) {
       n.set("pos", format_numbers(in.origin.xyz.data(), 3));
