@@ -310,4 +310,9 @@ RawMesh load(const std::string& path, const std::string& where) {
   throw InputError(where + ": unknown mesh file type: " + path);
 }
 
+bool readable(const std::string& path) {
+  const std::string ext = lower(path);
+  return ends_with(ext, ".stl") || ends_with(ext, ".msh") || ends_with(ext, ".obj");
+}
+
 }  // namespace joco::mesh_file

@@ -19,6 +19,9 @@ struct RawMesh {
 // mesh_file.cc: a few copies stay apart), first occurrence kept, faces re-indexed.
 RawMesh load(const std::string& path, const std::string& where);
 
+// Whether load reads a file of this name: one ending in .stl, .obj or .msh, in any case.
+bool readable(const std::string& path);
+
 RawMesh load_stl(const std::string& bytes, const std::string& where);
 RawMesh load_obj(const std::string& text, const std::string& where);
 RawMesh load_msh(const std::string& bytes, const std::string& where);

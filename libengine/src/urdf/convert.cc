@@ -17,6 +17,7 @@
 #include "compiler/body_inertia.h"
 #include "compiler/geom_inertia.h"
 #include "compiler/orientation.h"
+#include "decode/mesh_file.h"
 #include "joco/constants.h"
 #include "joco/error.h"
 #include "math/vec.h"
@@ -114,11 +115,6 @@ std::string lower_extension(const std::string& filename) {
   std::string ext = fs::path(filename).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext;
-}
-
-bool readable_mesh_format(const std::string& filename) {
-  const std::string ext = lower_extension(filename);
-  return ext == ".stl" || ext == ".obj" || ext == ".msh";
 }
 
 // "a, b, c and 4 more"
@@ -348,8 +344,7 @@ bool Converter::weighs_geoms(const Link& l) const {
   const auto& range = settings_.compiler.inertiagrouprange;
   if (range[0] > 0 || range[1] < 0) return false;
   for (const Shape& c : l.collisions) {
-    if (c.geometry.type != Geometry::kMesh || readable_mesh_format(c.geometry.filename))
-      return true;
+    if (c.geometry.type != Geometry::kMesh || mesh_file::readable(c.geometry.filename)) return true;
   }
   return false;
 }
@@ -416,7 +411,7 @@ MassElement Converter::geoms_element(const Link& l, const Frame& t) {
       case Geometry::kCapsule: type = kGeomCapsule, size = {g.radius, g.length / 2, 0}; break;
       case Geometry::kSphere: type = kGeomSphere, size = {g.radius, 0, 0}; break;
       case Geometry::kMesh:
-        if (!readable_mesh_format(g.filename)) continue;
+        if (!mesh_file::readable(g.filename)) continue;
         warn(s.where, "link '" + l.name +
                           "' has no <inertial> and is fused with links that have one: its mesh "
                           "geom adds no mass");
@@ -483,7 +478,7 @@ std::optional<XmlNode> Converter::make_geom(const Shape& s, const Frame& t, bool
                                             const std::optional<Rgba>& link_rgba) {
   const Geometry& g = s.geometry;
   XmlNode geom("geom");
-  if (g.type == Geometry::kMesh && !readable_mesh_format(g.filename)) {
+  if (g.type == Geometry::kMesh && !mesh_file::readable(g.filename)) {
     dropped_meshes_[visual ? 1 : 0].push_back(fs::path(g.filename).filename().string());
     if (!visual) {
       warn(g.where,
