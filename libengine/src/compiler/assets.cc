@@ -8,7 +8,9 @@
 #include <set>
 
 #include "compiler/texture.h"
+#include "decode/hfield_file.h"
 #include "decode/png.h"
+#include "decode/skin_file.h"
 #include "joco/error.h"
 #include "math/vec.h"
 
@@ -44,100 +46,6 @@ void register_names(const std::vector<Spec>& items, std::vector<std::string>& na
   }
 }
 
-// Height field data from MuJoCo's binary format: int32 nrow, int32 ncol, then nrow*ncol float32
-// elevations, row by row, and nothing more.
-std::vector<float> read_hfield_binary(const std::string& path, int& nrow, int& ncol,
-                                      const Origin& origin, const std::string& name) {
-  const std::vector<uint8_t> bytes = read_binary_file(path);
-  int32_t header[2] = {0, 0};
-  if (bytes.size() < sizeof(header)) {
-    fail(origin, name, "height field file '" + path + "' is too short");
-  }
-  std::memcpy(header, bytes.data(), sizeof(header));
-  if (header[0] <= 0 || header[1] <= 0) {
-    fail(origin, name, "height field file '" + path + "' has non-positive dimensions");
-  }
-  const uint64_t n = static_cast<uint64_t>(header[0]) * static_cast<uint64_t>(header[1]);
-  if (n > (uint64_t{1} << 28) || bytes.size() != sizeof(header) + 4 * n) {
-    fail(origin, name,
-         "height field file '" + path + "' does not hold nrow*ncol floats after its header");
-  }
-  nrow = header[0];
-  ncol = header[1];
-  std::vector<float> data(static_cast<size_t>(n));
-  std::memcpy(data.data(), bytes.data() + sizeof(header), 4 * n);
-  return data;
-}
-
-// A skin from MuJoCo's binary SKN format (XMLreference, skin): int32 nvertex, ntexcoord, nface,
-// nbone; float32 vertices and texture coordinates; int32 faces; then per bone a 40-byte body name,
-// float32 bindpos[3] and bindquat[4], int32 vertex count, its int32 vertex ids and float32
-// weights; and nothing more.
-void read_skin_file(const std::string& path, SkinSpec& s) {
-  const std::vector<uint8_t> bytes = read_binary_file(path);
-  const std::string where = "skin file '" + path + "'";
-  size_t at = 0;
-  // `n` 4-byte values (or `n` bytes) at the read position, or an error naming `what`.
-  auto take = [&](size_t n, const std::string& what, size_t size = 4) -> const uint8_t* {
-    if (n > (bytes.size() - at) / size) fail(s.origin, s.name, where + " ends inside " + what);
-    const uint8_t* p = bytes.data() + at;
-    at += size * n;
-    return p;
-  };
-  auto int_at = [](const uint8_t* p, size_t k) {
-    int32_t v;
-    std::memcpy(&v, p + 4 * k, 4);
-    return v;
-  };
-  auto float_at = [](const uint8_t* p, size_t k) {
-    float v;
-    std::memcpy(&v, p + 4 * k, 4);
-    return static_cast<double>(v);
-  };
-  const uint8_t* head = take(4, "its header (4 int32 counts)");
-  const int32_t nvertex = int_at(head, 0), ntexcoord = int_at(head, 1), nface = int_at(head, 2),
-                nbone = int_at(head, 3);
-  if (nvertex < 0 || ntexcoord < 0 || nface < 0 || nbone < 0)
-    fail(s.origin, s.name, where + " has a negative count in its header");
-  if (ntexcoord != 0 && ntexcoord != nvertex) {
-    fail(s.origin, s.name,
-         where + " has " + std::to_string(ntexcoord) + " texture coordinates for " +
-             std::to_string(nvertex) + " vertices (must be 0 or as many)");
-  }
-  const uint8_t* vert = take(3 * static_cast<size_t>(nvertex), "the vertex data");
-  const uint8_t* tex = take(2 * static_cast<size_t>(ntexcoord), "the texture coordinates");
-  const uint8_t* face = take(3 * static_cast<size_t>(nface), "the face data");
-  for (size_t k = 0; k < 3 * static_cast<size_t>(nvertex); ++k)
-    s.vertex.push_back(float_at(vert, k));
-  for (size_t k = 0; k < 2 * static_cast<size_t>(ntexcoord); ++k)
-    s.texcoord.push_back(float_at(tex, k));
-  for (size_t k = 0; k < 3 * static_cast<size_t>(nface); ++k) s.face.push_back(int_at(face, k));
-  for (int32_t i = 0; i < nbone; ++i) {
-    const std::string bone = "bone " + std::to_string(i);
-    SkinBoneSpec b;
-    b.origin = s.origin;
-    // A name of 40 characters loses its last, as in MuJoCo, which keeps a terminating 0.
-    const char* name = reinterpret_cast<const char*>(take(40, bone + "'s body name", 1));
-    b.body.assign(name, std::find(name, name + 39, '\0'));
-    const uint8_t* bind = take(7, bone + "'s bind pose");
-    for (size_t k = 0; k < 3; ++k) b.bindpos[k] = float_at(bind, k);
-    for (size_t k = 0; k < 4; ++k) b.bindquat[k] = float_at(bind, 3 + k);
-    const int32_t count = int_at(take(1, bone + "'s vertex count"), 0);
-    if (count <= 0) fail(s.origin, s.name, where + ": " + bone + " has no vertices");
-    const uint8_t* ids = take(static_cast<size_t>(count), bone + "'s vertex ids");
-    const uint8_t* weights = take(static_cast<size_t>(count), bone + "'s vertex weights");
-    for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
-      b.vertid.push_back(int_at(ids, k));
-      b.vertweight.push_back(float_at(weights, k));
-    }
-    s.bones.push_back(std::move(b));
-  }
-  if (at != bytes.size()) {
-    fail(s.origin, s.name,
-         where + " has " + std::to_string(bytes.size() - at) + " bytes after its last bone");
-  }
-}
-
 // A skin's data as MuJoCo 2.2.2 requires it: whole vertices, faces and texture coordinate pairs
 // (one pair per vertex, or none); some vertices, faces and bones; faces and bones referring to
 // vertices that exist; and a positive total bone weight at every vertex.
@@ -169,28 +77,6 @@ void check_skin_data(const SkinSpec& s) {
            "skin vertex " + std::to_string(v) + " needs a positive total weight from its bones");
     }
   }
-}
-
-// Height field data from a PNG: the elevation is the red channel (the grey level of grey images),
-// and the image's bottom row is the field's first row.
-std::vector<float> read_hfield_png(const std::string& path, int& nrow, int& ncol,
-                                   const Origin& origin, const std::string& name) {
-  const RgbImage image = decode_png(read_binary_file(path), path);
-  if (uint64_t{1} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) >
-      (uint64_t{1} << 28)) {
-    fail(origin, name, "height field image '" + path + "' is too large");
-  }
-  nrow = image.height;
-  ncol = image.width;
-  std::vector<float> data(static_cast<size_t>(nrow) * static_cast<size_t>(ncol));
-  for (size_t r = 0; r < static_cast<size_t>(nrow); ++r) {
-    const size_t src_row = static_cast<size_t>(nrow) - 1 - r;
-    for (size_t c = 0; c < static_cast<size_t>(ncol); ++c) {
-      data[r * static_cast<size_t>(ncol) + c] =
-          image.rgb[3 * (src_row * static_cast<size_t>(ncol) + c)];
-    }
-  }
-  return data;
 }
 
 // Meshes used by a mesh geom that collides (contype or conaffinity set): those get convex hulls.
@@ -299,8 +185,8 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
       const std::string path = resolve_asset_path(h.file, spec.compiler.meshdir, spec);
       try {  // file errors name the file; add the element
         c.data = has_png_extension(path)
-                     ? read_hfield_png(path, c.nrow, c.ncol, h.origin, h.name)
-                     : read_hfield_binary(path, c.nrow, c.ncol, h.origin, h.name);
+                     ? read_hfield_png(path, c.nrow, c.ncol, h.origin.describe(h.name))
+                     : read_hfield_binary(path, c.nrow, c.ncol, h.origin.describe(h.name));
       } catch (const InputError& e) {
         const std::string what = e.what();
         if (what.rfind(path, 0) == 0) fail(h.origin, h.name, what);
@@ -328,7 +214,20 @@ CompiledAssets compile_assets(const ModelSpec& spec) {
       }
       const std::string path = resolve_asset_path(s.file, spec.compiler.meshdir, spec);
       try {  // file errors name the file; add the element
-        read_skin_file(path, s);
+        RawSkin raw = read_skin_file(path, s.origin.describe(s.name));
+        s.vertex = std::move(raw.vertex);
+        s.texcoord = std::move(raw.texcoord);
+        s.face = std::move(raw.face);
+        for (RawSkinBone& r : raw.bones) {
+          SkinBoneSpec b;
+          b.origin = s.origin;
+          b.body = std::move(r.body);
+          b.bindpos = r.bindpos;
+          b.bindquat = r.bindquat;
+          b.vertid = std::move(r.vertid);
+          b.vertweight = std::move(r.vertweight);
+          s.bones.push_back(std::move(b));
+        }
       } catch (const InputError& e) {
         const std::string what = e.what();
         if (what.rfind(path, 0) == 0) fail(s.origin, s.name, what);

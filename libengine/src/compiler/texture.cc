@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "decode/png.h"
+#include "decode/texture_file.h"
 #include "joco/error.h"
 
 namespace joco::compiler {
@@ -14,9 +15,6 @@ namespace joco::compiler {
 namespace {
 
 using Rgb = std::array<uint8_t, 3>;
-
-// Largest texture accepted, in bytes: tex_adr and ntexdata are ints.
-constexpr uint64_t kMaxTextureBytes = 0x7fffffff;
 
 [[noreturn]] void fail(const TextureSpec& t, const std::string& reason) {
   throw InputError(t.origin.describe(t.name) + ": " + reason);
@@ -77,48 +75,7 @@ std::array<double, 2> cube_gradient(int face, int row, int col, int size) {
 
 constexpr const char* kFaceLetters = "RLUDFB";  // right, left, up, down, front, back
 
-struct Image {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgb;
-};
-
-// A texture file: PNG when the extension is .png (in any case), else MuJoCo's custom format (int32
-// width, int32 height, then width*height RGB bytes, nothing more).
-Image read_image(const TextureSpec& t, const std::string& path) {
-  Image image;
-  std::vector<uint8_t> bytes;
-  try {  // file errors name the file; add the element
-    bytes = read_binary_file(path);
-    if (has_png_extension(path)) {
-      RgbImage png = decode_png(bytes, path);
-      image.width = png.width;
-      image.height = png.height;
-      image.rgb = std::move(png.rgb);
-    }
-  } catch (const InputError& e) {
-    fail(t, e.what());
-  }
-  if (!has_png_extension(path)) {
-    int32_t size[2] = {0, 0};
-    if (bytes.size() >= sizeof(size)) std::memcpy(size, bytes.data(), sizeof(size));
-    const uint64_t n = size[0] > 0 && size[1] > 0 ? uint64_t{3} * static_cast<uint64_t>(size[0]) *
-                                                        static_cast<uint64_t>(size[1])
-                                                  : 0;
-    if (n == 0 || n > kMaxTextureBytes || bytes.size() != sizeof(size) + n) {
-      fail(t, "'" + path +
-                  "' is not a PNG file (by its extension) and not a valid custom texture file "
-                  "(int32 width, int32 height, then width*height RGB bytes)");
-    }
-    image.width = size[0];
-    image.height = size[1];
-    image.rgb.assign(bytes.begin() + sizeof(size), bytes.end());
-  }
-  if (uint64_t{3} * static_cast<uint64_t>(image.width) * static_cast<uint64_t>(image.height) >
-      kMaxTextureBytes) {
-    fail(t, "'" + path + "' is too large for a texture");
-  }
-  return image;
-}
+using Image = RgbImage;
 
 void flip(Image& image, bool hflip, bool vflip) {
   const size_t w = static_cast<size_t>(image.width), h = static_cast<size_t>(image.height);
@@ -138,7 +95,8 @@ void flip(Image& image, bool hflip, bool vflip) {
 }
 
 Image load(const TextureSpec& t, const std::string& file, const ModelSpec& spec) {
-  Image image = read_image(t, resolve_asset_path(file, spec.compiler.texturedir, spec));
+  Image image = read_texture_file(resolve_asset_path(file, spec.compiler.texturedir, spec),
+                                  t.origin.describe(t.name));
   flip(image, t.hflip, t.vflip);
   return image;
 }
