@@ -1,5 +1,5 @@
 // Volume and inertia of primitive geoms (per unit density). Principal axes of composite inertias
-// come from math/eig3.h.
+// come from math/eig3.h. Shared by the MJCF compiler, composite expansion and the URDF converter.
 #pragma once
 
 #include "compiler/spec.h"

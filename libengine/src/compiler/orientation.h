@@ -1,4 +1,5 @@
 // Orientations as MJCF gives them (quat, axisangle, xyaxes, zaxis, euler) to unit quaternions.
+// Shared by the MJCF compiler, composite expansion and the URDF converter (URDF's rpy).
 #pragma once
 
 #include <string>

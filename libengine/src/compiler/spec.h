@@ -1,7 +1,8 @@
 // The model specification: what an MJCF file says, after parsing and defaults, before compilation.
 // One struct per MJCF element with MuJoCo 2.2.2's attribute defaults; the compiler turns a
 // ModelSpec into a Model. Values that may be left unspecified (and whose absence changes the
-// result) are std::optional.
+// result) are std::optional. It is the compiler's input and the interface between reading and
+// compiling: xml/ writes it, compile_model (compile.h) reads it.
 #pragma once
 
 #include <array>
