@@ -216,10 +216,9 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
     if (failure) std::rethrow_exception(failure);
     for (size_t k = 0; k < n; ++k) {
       const double* x = at.data() + k * state_size;
-      for (const auto& [field, size] : {std::pair{Field::kTime, 1}, std::pair{Field::kQpos, m.nq},
-                                        std::pair{Field::kQvel, m.nv}, std::pair{Field::kAct, m.na},
-                                        std::pair{Field::kCtrl, m.nu}}) {
-        w.append(field, {x, static_cast<size_t>(size)}, 1);
+      for (Field field : {Field::kTime, Field::kQpos, Field::kQvel, Field::kAct, Field::kCtrl}) {
+        const size_t size = field_row_size(field, m);
+        w.append(field, {x, size}, 1);
         x += size;
       }
       const double row = static_cast<double>(states.row(first + k));
