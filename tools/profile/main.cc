@@ -12,14 +12,13 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/controls.h"
 #include "common/model_input.h"
+#include "common/parallel.h"
 #include "common/report.h"
 #include "common/tool.h"
 #include "joco/error.h"
@@ -95,24 +94,8 @@ int profile(const Options& o, const ToolContext& ctx) {
   const Model m = load_model(o.model);
   const int threads = std::max(1, o.threads);
   std::vector<ThreadResult> results(static_cast<size_t>(threads));
-  std::exception_ptr failure;
-  std::mutex mutex;
   const auto start = std::chrono::steady_clock::now();
-  {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t]() {
-        try {
-          results[static_cast<size_t>(t)] = simulate(m, o, true);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(mutex);
-          if (!failure) failure = std::current_exception();
-        }
-      });
-    }
-    for (std::thread& th : pool) th.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  run_threads(threads, [&](int t) { results[static_cast<size_t>(t)] = simulate(m, o, true); });
   const double total_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // What leaving the timers on costs: the same run on one thread with the timers on and off,
@@ -251,8 +234,7 @@ int main(int argc, char** argv) {
         joco::tools::add_model_argument(app, o.model);
         app.add_option("--steps", o.steps, "Steps per thread (default 10000)")
             ->check(CLI::PositiveNumber);
-        app.add_option("--threads", o.threads, "Threads, each simulating --steps steps")
-            ->check(CLI::Range(1, 1024));
+        joco::tools::add_threads_option(app, o.threads, "Threads, each simulating --steps steps");
         app.add_option(
                "--ctrl-noise", o.ctrl_noise,
                "Control noise: this fraction of each control range, mujoco-testspeed's Halton "
