@@ -34,30 +34,31 @@ enum class FieldRole { kInput, kRead, kOutput };
 // The per-row datasets of a trajectory, in file order:
 //   X(enumerator, dataset name, row width, stored as, role, where a Data holds it)
 // The last column is an expression over `d` (a const Data&), or kNotInData. qpos is always written
-// (it counts the rows) and is the one field every states file needs. Written by: simulate (s),
-// inverse (i), derivatives (d).
+// (it counts the rows) and is the one field every states file needs. The comment says which tools
+// write the field: joco-simulate (s), joco-inverse (i), joco-derivatives (d); none writes fwdinv
+// today (TrajectoryWriter::append_row can).
 // clang-format off
-#define JOCO_TRAJECTORY_FIELDS(X)                                                                  \
-  X(kTime,           time,            kScalar,      kFloat64, kInput,  d.time)            /* s i d */ \
-  X(kQpos,           qpos,            kNq,          kFloat64, kInput,  d.qpos)            /* s i d */ \
-  X(kQvel,           qvel,            kNv,          kFloat64, kInput,  d.qvel)            /* s i d */ \
-  X(kAct,            act,             kNa,          kFloat64, kInput,  d.act)             /* s i d */ \
-  X(kCtrl,           ctrl,            kNu,          kFloat64, kInput,  d.ctrl)            /* s i d */ \
-  X(kQacc,           qacc,            kNv,          kFloat64, kRead,   d.qacc)            /* s i d */ \
-  X(kQaccWarmstart,  qacc_warmstart,  kNv,          kFloat64, kInput,  d.qacc_warmstart)  /* s     */ \
-  X(kSensordata,     sensordata,      kNsensordata, kFloat64, kOutput, d.sensordata)      /* s i   */ \
-  X(kQfrcApplied,    qfrc_applied,    kNv,          kFloat64, kInput,  d.qfrc_applied)    /* s i   */ \
-  X(kXfrcApplied,    xfrc_applied,    kNbody6,      kFloat64, kInput,  d.xfrc_applied)    /* s i   */ \
-  X(kQfrcInverse,    qfrc_inverse,    kNv,          kFloat64, kOutput, d.qfrc_inverse)    /*   i   */ \
-  X(kQfrcConstraint, qfrc_constraint, kNv,          kFloat64, kOutput, d.qfrc_constraint) /* s i   */ \
-  X(kQfrcActuator,   qfrc_actuator,   kNv,          kFloat64, kOutput, d.qfrc_actuator)   /* s     */ \
-  X(kQfrcBias,       qfrc_bias,       kNv,          kFloat64, kOutput, d.qfrc_bias)       /* s i   */ \
-  X(kNcon,           ncon,            kScalar,      kInt32,   kOutput, d.ncon)            /* s i   */ \
-  X(kNefc,           nefc,            kScalar,      kInt32,   kOutput, d.nefc)            /* s i d */ \
-  X(kSolverNiter,    solver_niter,    kScalar,      kInt32,   kOutput, d.solver_iter)     /* s     */ \
-  X(kFwdinv,         fwdinv,          kTwo,         kFloat64, kOutput, d.solver_fwdinv)   /*       */ \
-  X(kCtrlEstimate,   ctrl_estimate,   kNu,          kFloat64, kOutput, kNotInData)        /*   i   */ \
-  X(kCtrlResidual,   ctrl_residual,   kNv,          kFloat64, kOutput, kNotInData)        /*   i   */
+#define JOCO_TRAJECTORY_FIELDS(X)                                                                 \
+  X(kTime,           time,            kScalar,      kFloat64, kInput,  d.time)            /*sid*/ \
+  X(kQpos,           qpos,            kNq,          kFloat64, kInput,  d.qpos)            /*sid*/ \
+  X(kQvel,           qvel,            kNv,          kFloat64, kInput,  d.qvel)            /*sid*/ \
+  X(kAct,            act,             kNa,          kFloat64, kInput,  d.act)             /*sid*/ \
+  X(kCtrl,           ctrl,            kNu,          kFloat64, kInput,  d.ctrl)            /*sid*/ \
+  X(kQacc,           qacc,            kNv,          kFloat64, kRead,   d.qacc)            /*sid*/ \
+  X(kQaccWarmstart,  qacc_warmstart,  kNv,          kFloat64, kInput,  d.qacc_warmstart)  /*s--*/ \
+  X(kSensordata,     sensordata,      kNsensordata, kFloat64, kOutput, d.sensordata)      /*si-*/ \
+  X(kQfrcApplied,    qfrc_applied,    kNv,          kFloat64, kInput,  d.qfrc_applied)    /*si-*/ \
+  X(kXfrcApplied,    xfrc_applied,    kNbody6,      kFloat64, kInput,  d.xfrc_applied)    /*si-*/ \
+  X(kQfrcInverse,    qfrc_inverse,    kNv,          kFloat64, kOutput, d.qfrc_inverse)    /*-i-*/ \
+  X(kQfrcConstraint, qfrc_constraint, kNv,          kFloat64, kOutput, d.qfrc_constraint) /*si-*/ \
+  X(kQfrcActuator,   qfrc_actuator,   kNv,          kFloat64, kOutput, d.qfrc_actuator)   /*s--*/ \
+  X(kQfrcBias,       qfrc_bias,       kNv,          kFloat64, kOutput, d.qfrc_bias)       /*si-*/ \
+  X(kNcon,           ncon,            kScalar,      kInt32,   kOutput, d.ncon)            /*si-*/ \
+  X(kNefc,           nefc,            kScalar,      kInt32,   kOutput, d.nefc)            /*sid*/ \
+  X(kSolverNiter,    solver_niter,    kScalar,      kInt32,   kOutput, d.solver_iter)     /*s--*/ \
+  X(kFwdinv,         fwdinv,          kTwo,         kFloat64, kOutput, d.solver_fwdinv)   /*---*/ \
+  X(kCtrlEstimate,   ctrl_estimate,   kNu,          kFloat64, kOutput, kNotInData)        /*-i-*/ \
+  X(kCtrlResidual,   ctrl_residual,   kNv,          kFloat64, kOutput, kNotInData)        /*-i-*/
 // clang-format on
 
 enum class Field : int {
