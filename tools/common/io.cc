@@ -87,6 +87,11 @@ void write_output(const std::string& path, std::span<const uint8_t> bytes) {
   }
 }
 
+void write_output(const std::string& path, std::string_view text) {
+  write_output(
+      path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
 AtomicOutput::AtomicOutput(const std::string& path) : path_(path) {
   if (path == "-") {
     temp_ = (fs::temp_directory_path() / ("joco-stdout" + unique_suffix())).string();

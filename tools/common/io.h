@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace joco::tools {
@@ -18,6 +19,8 @@ std::vector<uint8_t> read_input(const std::string& path);
 // Writes bytes to a file atomically (temporary name, then rename), or to standard output for "-".
 // Throws RuntimeError (exit 4) when writing fails; never leaves a partial file at `path`.
 void write_output(const std::string& path, std::span<const uint8_t> bytes);
+// The same with text (a report, MJCF).
+void write_output(const std::string& path, std::string_view text);
 
 // An output file written by a library that wants a path (HDF5): write to temp_path(), then
 // commit(). Without commit() the temporary file is removed. For "-", temp_path() is a private

@@ -28,6 +28,18 @@ inline CLI::Option* add_model_argument(CLI::App& app, std::string& model) {
       ->required();
 }
 
+// -o/--output of the tools that write an HDF5 file; standard output ("-") unless given.
+inline CLI::Option* add_hdf5_output_option(CLI::App& app, std::string& output) {
+  return app.add_option("-o,--output", output,
+                        "Output HDF5 file (- for standard output, the default)");
+}
+
+// --threads T, 1 to 1024; `description` says what runs in parallel.
+inline CLI::Option* add_threads_option(CLI::App& app, int& threads,
+                                       const std::string& description) {
+  return app.add_option("--threads", threads, description)->check(CLI::Range(1, 1024));
+}
+
 // The command line as typed, for provenance attributes.
 const std::string& command_line();
 

@@ -182,6 +182,45 @@ TEST(TrajectoryFields, TableFollowsTheSpecification) {
   EXPECT_EQ(field_row_size(Field::kFwdinv, m), 2u);
   EXPECT_EQ(rollout_group(7), "/rollout_00007");
   EXPECT_EQ(rollout_group(123456), "/rollout_123456");
+  EXPECT_EQ(rollout_index("rollout_00042"), 42);
+  EXPECT_FALSE(rollout_index("rollout_").has_value());
+  EXPECT_FALSE(rollout_index("rollout_4x").has_value());
+  EXPECT_FALSE(rollout_index("model").has_value());
+}
+
+// The table's last column: where a Data holds each field (what append_row writes).
+TEST(TrajectoryFields, DataColumnNamesTheDataMember) {
+  const Model m = joco::test::pendulum_model();
+  Data d(m);
+  d.time = 1.5;
+  d.ncon = 3;
+  d.nefc = 7;
+  d.solver_iter = 11;
+  double scalar = 0;
+  const std::pair<Field, const double*> arrays[] = {{Field::kQpos, d.qpos},
+                                                    {Field::kQvel, d.qvel},
+                                                    {Field::kAct, d.act},
+                                                    {Field::kCtrl, d.ctrl},
+                                                    {Field::kQacc, d.qacc},
+                                                    {Field::kQaccWarmstart, d.qacc_warmstart},
+                                                    {Field::kSensordata, d.sensordata},
+                                                    {Field::kQfrcApplied, d.qfrc_applied},
+                                                    {Field::kXfrcApplied, d.xfrc_applied},
+                                                    {Field::kQfrcInverse, d.qfrc_inverse},
+                                                    {Field::kQfrcConstraint, d.qfrc_constraint},
+                                                    {Field::kQfrcActuator, d.qfrc_actuator},
+                                                    {Field::kQfrcBias, d.qfrc_bias},
+                                                    {Field::kFwdinv, d.solver_fwdinv}};
+  for (const auto& [f, p] : arrays) EXPECT_EQ(field_row(d, f, scalar), p) << field_info(f).name;
+  const std::pair<Field, double> scalars[] = {
+      {Field::kTime, 1.5}, {Field::kNcon, 3}, {Field::kNefc, 7}, {Field::kSolverNiter, 11}};
+  for (const auto& [f, v] : scalars) {
+    EXPECT_EQ(field_row(d, f, scalar), &scalar) << field_info(f).name;
+    EXPECT_EQ(scalar, v) << field_info(f).name;
+  }
+  EXPECT_EQ(field_row(d, Field::kCtrlEstimate, scalar), nullptr);
+  EXPECT_EQ(field_row(d, Field::kCtrlResidual, scalar), nullptr);
+  EXPECT_EQ(std::size(arrays) + std::size(scalars) + 2, static_cast<size_t>(kFieldCount));
 }
 
 TEST_F(TrajectoryTest, RoundTripsEveryDatasetAndAttribute) {

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
           else
             joco::print_model_text(model, text);
           const std::string s = text.str();
-          joco::tools::write_output("-", {reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+          joco::tools::write_output("-", s);
         }
         return 0;
       });

@@ -11,17 +11,15 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/parallel.h"
 #include "common/progress.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
@@ -182,44 +180,24 @@ int transition(const Model& loaded, const Options& o, const ToolContext& ctx) {
     // The states, for their fields in the file: time, qpos, qvel, act, ctrl of each.
     const size_t state_size = 1 + static_cast<size_t>(m.nq + m.nv + m.na + m.nu);
     std::vector<double> at(n * state_size);
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex mutex;
-    auto work = [&](Data& d) {
-      try {
-        for (size_t k = next++; k < n; k = next++) {
-          states.load(m, d, first + k);
-          double* x = at.data() + k * state_size;
-          *x++ = d.time;
-          x = std::copy(d.qpos, d.qpos + m.nq, x);
-          x = std::copy(d.qvel, d.qvel + m.nv, x);
-          x = std::copy(d.act, d.act + m.na, x);
-          std::copy(d.ctrl, d.ctrl + m.nu, x);
-          transition_fd(m, d, o.eps, o.centered, A.data() + k * sa, B.data() + k * sb,
-                        ns ? C.data() + k * sc : nullptr, ns ? D.data() + k * sd : nullptr);
-          progress.advance();
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = n;
-      }
-    };
-    if (threads == 1) {
-      work(workers[0]);
-    } else {
-      std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t)
-        pool.emplace_back(work, std::ref(workers[static_cast<size_t>(t)]));
-      for (std::thread& th : pool) th.join();
-    }
-    if (failure) std::rethrow_exception(failure);
+    parallel_for(n, threads, [&](int t, size_t k) {
+      Data& d = workers[static_cast<size_t>(t)];
+      states.load(m, d, first + k);
+      double* x = at.data() + k * state_size;
+      *x++ = d.time;
+      x = std::copy(d.qpos, d.qpos + m.nq, x);
+      x = std::copy(d.qvel, d.qvel + m.nv, x);
+      x = std::copy(d.act, d.act + m.na, x);
+      std::copy(d.ctrl, d.ctrl + m.nu, x);
+      transition_fd(m, d, o.eps, o.centered, A.data() + k * sa, B.data() + k * sb,
+                    ns ? C.data() + k * sc : nullptr, ns ? D.data() + k * sd : nullptr);
+      progress.advance();
+    });
     for (size_t k = 0; k < n; ++k) {
       const double* x = at.data() + k * state_size;
-      for (const auto& [field, size] : {std::pair{Field::kTime, 1}, std::pair{Field::kQpos, m.nq},
-                                        std::pair{Field::kQvel, m.nv}, std::pair{Field::kAct, m.na},
-                                        std::pair{Field::kCtrl, m.nu}}) {
-        w.append(field, {x, static_cast<size_t>(size)}, 1);
+      for (Field field : {Field::kTime, Field::kQpos, Field::kQvel, Field::kAct, Field::kCtrl}) {
+        const size_t size = field_row_size(field, m);
+        w.append(field, {x, size}, 1);
         x += size;
       }
       const double row = static_cast<double>(states.row(first + k));
@@ -368,8 +346,7 @@ int main(int argc, char** argv) {
       "the derivatives of forward and inverse dynamics.",
       [&](CLI::App& app) {
         joco::tools::add_model_argument(app, o.model);
-        app.add_option("-o,--output", o.output,
-                       "Output HDF5 file (- for standard output, the default)");
+        joco::tools::add_hdf5_output_option(app, o.output);
         auto* states =
             app.add_option("--states", o.states,
                            "Differentiate at the rows of FILE.h5[:/group] (default: the model's "
@@ -389,9 +366,8 @@ int main(int argc, char** argv) {
             app.add_option("--warmup", o.warmup,
                            "--continuous: solver runs at the centre point before differencing")
                 ->check(CLI::PositiveNumber);
-        app.add_option("--threads", o.threads,
-                       "Threads (rows in parallel; columns with --continuous)")
-            ->check(CLI::Range(1, 1024));
+        joco::tools::add_threads_option(app, o.threads,
+                                        "Threads (rows in parallel; columns with --continuous)");
         auto* continuous = app.add_flag("--continuous", o.continuous,
                                         "Derivatives of forward and inverse dynamics instead (as "
                                         "mujoco-derivative)");

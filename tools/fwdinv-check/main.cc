@@ -17,13 +17,13 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "common/controls.h"
 #include "common/io.h"
 #include "common/model_input.h"
 #include "common/progress.h"
+#include "common/report.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
 #include "joco/constraint.h"
@@ -355,116 +355,78 @@ void print_summary(const Case& c, const Options& o) {
   std::fputs(s.c_str(), stderr);
 }
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char ch : text) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<int>(ch));
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return "null";
-  return fmt::format("{:.17g}", x);
-}
-
 std::string json_report(const std::vector<Case>& cases, const Options& o) {
+  using Layout = JsonWriter::Layout;
   bool passed = true;
   for (const Case& c : cases) passed = passed && c.passed();
-  std::ostringstream j;
-  j << "{\n  \"tool\": \"joco-fwdinv-check\",\n  \"version\": " << json_string(JOCO_VERSION)
-    << ",\n  \"command\": " << json_string(command_line())
-    << ",\n  \"errors\": " << json_string(o.absolute ? "absolute" : "relative")
-    << ",\n  \"passed\": " << (passed ? "true" : "false") << ",\n  \"cases\": [";
-  for (size_t k = 0; k < cases.size(); ++k) {
-    const Case& c = cases[k];
-    const auto stat = [&](double worst, int64_t row, double mean) {
-      return "{\"worst\": " + json_number(worst) + ", \"worst_row\": " +
-             (row >= 0 ? json_string(c.row_name(static_cast<size_t>(row))) : "null") +
-             ", \"mean\": " + json_number(mean) + "}";
+  JsonWriter j;
+  j.begin_object();
+  j.key("tool").value("joco-fwdinv-check");
+  j.key("version").value(JOCO_VERSION);
+  j.key("command").value(command_line());
+  j.key("errors").value(o.absolute ? "absolute" : "relative");
+  j.key("passed").value(passed);
+  j.key("cases").begin_array();
+  for (const Case& c : cases) {
+    const auto stat = [&](const char* name, double worst, int64_t row, double mean) {
+      j.key(name).begin_object(Layout::kInline).key("worst").number(worst).key("worst_row");
+      if (row >= 0) {
+        j.value(c.row_name(static_cast<size_t>(row)));
+      } else {
+        j.null();
+      }
+      j.key("mean").number(mean).end_object();
     };
-    j << (k ? "," : "") << "\n    {\n      \"model\": " << json_string(c.model)
-      << ",\n      \"model_name\": " << json_string(c.model_name)
-      << ",\n      \"solver\": " << json_string(c.solver)
-      << ",\n      \"iterations_limit\": " << c.iterations_limit
-      << ",\n      \"tolerance\": " << json_number(c.tolerance)
-      << ",\n      \"noslip_iterations_left_out\": " << c.noslip_left_out
-      << ",\n      \"max_force_error\": " << json_number(c.max_force)
-      << ",\n      \"max_constraint_error\": " << json_number(c.max_constraint)
-      << ",\n      \"rows\": " << c.rows.size()
-      << ",\n      \"rows_with_constraints\": " << c.rows_with_constraints
-      << ",\n      \"seconds\": " << json_number(c.seconds)
-      << ",\n      \"force_error\": " << stat(c.worst_force, c.worst_force_row, c.mean_force)
-      << ",\n      \"constraint_error\": "
-      << stat(c.worst_constraint, c.worst_constraint_row, c.mean_constraint)
-      << ",\n      \"iterations\": {\"mean\": " << json_number(c.mean_iterations)
-      << ", \"max\": " << c.max_iterations << ", \"limit\": " << c.iterations_limit
-      << ", \"rows_at_limit\": " << c.at_limit.size()
-      << "},\n      \"rows_singular_inertia\": " << c.singular.size()
-      << ",\n      \"failing_rows\": [";
-    for (size_t i = 0; i < c.over.size(); ++i) {
-      const RowResult& r = c.rows[c.over[i]];
-      j << (i ? "," : "") << "\n        {\"row\": " << json_string(c.row_name(c.over[i]))
-        << ", \"force_error\": " << json_number(r.force)
-        << ", \"constraint_error\": " << json_number(r.constraint) << ", \"solver_fwdinv\": ["
-        << json_number(r.constraint_absolute) << ", " << json_number(r.force_absolute)
-        << "], \"iterations\": " << r.iterations << "}";
+    j.begin_object();
+    j.key("model").value(c.model);
+    j.key("model_name").value(c.model_name);
+    j.key("solver").value(c.solver);
+    j.key("iterations_limit").value(c.iterations_limit);
+    j.key("tolerance").number(c.tolerance);
+    j.key("noslip_iterations_left_out").value(c.noslip_left_out);
+    j.key("max_force_error").number(c.max_force);
+    j.key("max_constraint_error").number(c.max_constraint);
+    j.key("rows").value(c.rows.size());
+    j.key("rows_with_constraints").value(c.rows_with_constraints);
+    j.key("seconds").number(c.seconds);
+    stat("force_error", c.worst_force, c.worst_force_row, c.mean_force);
+    stat("constraint_error", c.worst_constraint, c.worst_constraint_row, c.mean_constraint);
+    j.key("iterations").begin_object(Layout::kInline);
+    j.key("mean").number(c.mean_iterations).key("max").value(c.max_iterations);
+    j.key("limit").value(c.iterations_limit).key("rows_at_limit").value(c.at_limit.size());
+    j.end_object();
+    j.key("rows_singular_inertia").value(c.singular.size());
+    j.key("failing_rows").begin_array();
+    for (size_t i : c.over) {
+      const RowResult& r = c.rows[i];
+      j.begin_object(Layout::kInline);
+      j.key("row").value(c.row_name(i));
+      j.key("force_error").number(r.force);
+      j.key("constraint_error").number(r.constraint);
+      j.key("solver_fwdinv").begin_array(Layout::kInline);
+      j.number(r.constraint_absolute).number(r.force_absolute).end_array();
+      j.key("iterations").value(r.iterations);
+      j.end_object();
     }
-    j << (c.over.empty() ? "]" : "\n      ]")
-      << ",\n      \"passed\": " << (c.passed() ? "true" : "false") << "\n    }";
+    j.end_array();
+    j.key("passed").value(c.passed());
+    j.end_object();
   }
-  j << "\n  ]\n}\n";
-  return j.str();
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (const char ch : text) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\n' || ch == '\t') out += ch;
-    }
-  }
-  return out;
+  j.end_array();
+  j.end_object();
+  return j.text();
 }
 
 // JUnit XML: one test suite, one test case per model and solver, a failure naming the rows.
 std::string junit_report(const std::vector<Case>& cases) {
-  int failures = 0;
-  double seconds = 0;
+  std::vector<JUnitCase> junit;
   for (const Case& c : cases) {
-    failures += c.passed() ? 0 : 1;
-    seconds += c.seconds;
-  }
-  std::ostringstream x;
-  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    << "<testsuites name=\"joco-fwdinv-check\" tests=\"" << cases.size() << "\" failures=\""
-    << failures << "\" errors=\"0\" time=\"" << fmt::format("{:.3f}", seconds) << "\">\n"
-    << "  <testsuite name=\"joco-fwdinv-check\" tests=\"" << cases.size() << "\" failures=\""
-    << failures << "\" errors=\"0\" skipped=\"0\" time=\"" << fmt::format("{:.3f}", seconds)
-    << "\">\n";
-  for (const Case& c : cases) {
-    const std::string name = c.model_name + " (" + c.solver + ")";
-    x << "    <testcase classname=\"joco-fwdinv-check." << xml_escape(c.model_name) << "\" name=\""
-      << xml_escape(name) << "\" file=\"" << xml_escape(c.model) << "\" time=\""
-      << fmt::format("{:.3f}", c.seconds) << "\">\n";
-    const std::string summary = fmt::format(
+    JUnitCase& x = junit.emplace_back();
+    x.classname = "joco-fwdinv-check." + c.model_name;
+    x.name = c.model_name + " (" + c.solver + ")";
+    x.file = c.model;
+    x.seconds = c.seconds;
+    x.system_out = fmt::format(
         "{} rows; force error worst {:.3e} mean {:.3e} (max {:g}); constraint error worst "
         "{:.3e} mean {:.3e} (max {:g}); iterations mean {:.2f} max {} limit {}, {} rows at the "
         "limit",
@@ -478,15 +440,12 @@ std::string junit_report(const std::vector<Case>& cases) {
         rows += fmt::format("row {}: force error {:.3e}, constraint error {:.3e}, {} iterations\n",
                             c.row_name(i), r.force, r.constraint, r.iterations);
       }
-      x << "      <failure message=\""
-        << xml_escape(std::to_string(c.over.size()) +
-                      " row(s) over a threshold: " + list_rows(c, c.over, 20))
-        << "\" type=\"threshold\">" << xml_escape(rows) << "</failure>\n";
+      x.failure = JUnitCase::Failure{
+          std::to_string(c.over.size()) + " row(s) over a threshold: " + list_rows(c, c.over, 20),
+          "threshold", rows};
     }
-    x << "      <system-out>" << xml_escape(summary) << "</system-out>\n    </testcase>\n";
   }
-  x << "  </testsuite>\n</testsuites>\n";
-  return x.str();
+  return junit_report("joco-fwdinv-check", junit);
 }
 
 int run(const Options& o, const ToolContext& ctx) {
@@ -513,8 +472,7 @@ int run(const Options& o, const ToolContext& ctx) {
   }
   if (!o.report.empty()) {
     const std::string text = o.report == "json" ? json_report(cases, o) : junit_report(cases);
-    write_output(o.output, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()),
-                                                    text.size()));
+    write_output(o.output, text);
   }
   for (const Case& c : cases) {
     if (!c.passed()) return kExitCheckFailed;

@@ -13,13 +13,12 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/parallel.h"
 #include "common/progress.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
@@ -308,27 +307,13 @@ int run(const Options& o, const ToolContext& ctx) {
       out.ctrl_residual.resize(rows * m.nv);
     }
     Progress progress("inverse " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex mutex;
-    auto worker = [&]() {
-      try {
-        Data d(m);
-        for (size_t r = next++; r < rows; r = next++) {
-          inverse_row(m, d, in, r, o, estimate, out);
-          progress.advance();
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = rows;
-      }
-    };
-    std::vector<std::thread> pool;
     const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(rows)));
-    for (int th = 0; th < threads; ++th) pool.emplace_back(worker);
-    for (std::thread& th : pool) th.join();
-    if (failure) std::rethrow_exception(failure);
+    std::vector<Data> data;
+    for (int th = 0; th < threads; ++th) data.emplace_back(m);
+    parallel_for(rows, threads, [&](int th, size_t r) {
+      inverse_row(m, data[static_cast<size_t>(th)], in, r, o, estimate, out);
+      progress.advance();
+    });
     progress.finish();
     if (out.outside_ctrlrange > 0) {
       spdlog::warn("{}: in {} row(s) the estimated controls leave the actuators' ctrlrange",
@@ -385,8 +370,7 @@ int main(int argc, char** argv) {
         app.add_option("MOCAP", o.input,
                        "Trajectory: FILE.h5[:/group] (- for standard input); qpos is required")
             ->required();
-        app.add_option("-o,--output", o.output,
-                       "Output HDF5 file (- for standard output, the default)");
+        joco::tools::add_hdf5_output_option(app, o.output);
         app.add_option("--dt", o.dt, "Seconds between rows (instead of the time dataset)")
             ->check(CLI::PositiveNumber);
         auto* discrete = app.add_flag(
@@ -397,8 +381,7 @@ int main(int argc, char** argv) {
                        "Savitzky-Golay smoothing of the positions before differencing: "
                        "savgol:WINDOW:ORDER")
             ->excludes(discrete);
-        app.add_option("--threads", o.threads, "Threads (rows in parallel)")
-            ->check(CLI::Range(1, 1024));
+        joco::tools::add_threads_option(app, o.threads, "Threads (rows in parallel)");
         app.add_option("--quat-tolerance", o.quat_tolerance,
                        "Largest accepted |norm - 1| of a qpos quaternion (default 1e-3)")
             ->check(CLI::PositiveNumber);

@@ -12,14 +12,14 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/controls.h"
 #include "common/model_input.h"
+#include "common/parallel.h"
+#include "common/report.h"
 #include "common/tool.h"
 #include "joco/error.h"
 #include "joco/forward.h"
@@ -94,24 +94,8 @@ int profile(const Options& o, const ToolContext& ctx) {
   const Model m = load_model(o.model);
   const int threads = std::max(1, o.threads);
   std::vector<ThreadResult> results(static_cast<size_t>(threads));
-  std::exception_ptr failure;
-  std::mutex mutex;
   const auto start = std::chrono::steady_clock::now();
-  {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t]() {
-        try {
-          results[static_cast<size_t>(t)] = simulate(m, o, true);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(mutex);
-          if (!failure) failure = std::current_exception();
-        }
-      });
-    }
-    for (std::thread& th : pool) th.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  run_threads(threads, [&](int t) { results[static_cast<size_t>(t)] = simulate(m, o, true); });
   const double total_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // What leaving the timers on costs: the same run on one thread with the timers on and off,
@@ -137,62 +121,55 @@ int profile(const Options& o, const ToolContext& ctx) {
   if (r.warnings > 0) spdlog::warn("{} warnings during the run (see -v)", r.warnings);
 
   if (o.json) {
-    std::string s = "{";
-    auto add = [&](const std::string& key, const std::string& value) {
-      s += (s.size() > 1 ? ", " : "") + fmt::format("\"{}\": {}", key, value);
-    };
-    std::string name;
-    for (char c : m.model_name()) {
-      if (c == '"' || c == '\\') name += '\\';
-      if (static_cast<unsigned char>(c) >= 0x20) name += c;
-    }
-    add("model", "\"" + name + "\"");
-    add("nq", std::to_string(m.nq));
-    add("nv", std::to_string(m.nv));
-    add("nu", std::to_string(m.nu));
-    add("timestep", fmt::format("{}", h));
-    add("steps", std::to_string(o.steps));
-    add("threads", std::to_string(threads));
-    add("ctrl_noise", fmt::format("{}", o.ctrl_noise));
-    add("simulation_time_s", fmt::format("{:.6g}", r.seconds));
-    add("steps_per_second", fmt::format("{:.6g}", steps / r.seconds));
-    add("realtime_factor", fmt::format("{:.6g}", steps * h / r.seconds));
-    add("time_per_step_ms", fmt::format("{:.6g}", 1000 * r.seconds / steps));
-    add("contacts_per_step", fmt::format("{:.6g}", per_step(r.contacts)));
-    add("constraints_per_step", fmt::format("{:.6g}", per_step(r.constraints)));
-    add("degrees_of_freedom", std::to_string(m.nv));
-    add("solver",
-        fmt::format("{{\"iterations_per_step\": {:.6g}, \"min\": {}, \"max\": {}, \"limit\": {}, "
-                    "\"steps_at_limit\": {}}}",
-                    per_step(r.solver_iterations), r.min_iterations, r.max_iterations,
-                    m.opt.iterations, r.steps_at_limit));
-    std::string per_thread = "[";
+    using Layout = JsonWriter::Layout;
+    JsonWriter j;
+    j.begin_object(Layout::kInline);
+    j.key("model").value(m.model_name());
+    j.key("nq").value(m.nq);
+    j.key("nv").value(m.nv);
+    j.key("nu").value(m.nu);
+    j.key("timestep").number(h, 0);
+    j.key("steps").value(o.steps);
+    j.key("threads").value(threads);
+    j.key("ctrl_noise").number(o.ctrl_noise, 0);
+    j.key("simulation_time_s").number(r.seconds, 6);
+    j.key("steps_per_second").number(steps / r.seconds, 6);
+    j.key("realtime_factor").number(steps * h / r.seconds, 6);
+    j.key("time_per_step_ms").number(1000 * r.seconds / steps, 6);
+    j.key("contacts_per_step").number(per_step(r.contacts), 6);
+    j.key("constraints_per_step").number(per_step(r.constraints), 6);
+    j.key("degrees_of_freedom").value(m.nv);
+    j.key("solver").begin_object(Layout::kInline);
+    j.key("iterations_per_step").number(per_step(r.solver_iterations), 6);
+    j.key("min").value(r.min_iterations).key("max").value(r.max_iterations);
+    j.key("limit").value(m.opt.iterations).key("steps_at_limit").value(r.steps_at_limit);
+    j.end_object();
+    j.key("per_thread").begin_array(Layout::kInline);
     for (int t = 0; t < threads; ++t) {
       const ThreadResult& x = results[static_cast<size_t>(t)];
-      per_thread +=
-          fmt::format("{}{{\"thread\": {}, \"time_s\": {:.6g}, \"steps_per_second\": {:.6g}}}",
-                      t ? ", " : "", t, x.seconds, steps / x.seconds);
+      j.begin_object(Layout::kInline).key("thread").value(t).key("time_s").number(x.seconds, 6);
+      j.key("steps_per_second").number(steps / x.seconds, 6).end_object();
     }
-    add("per_thread", per_thread + "]");
-    add("total",
-        fmt::format(
-            "{{\"time_s\": {:.6g}, \"steps_per_second\": {:.6g}, \"realtime_factor\": {:.6g}}}",
-            total_seconds, nsteps_total / total_seconds, nsteps_total * h / total_seconds));
-    std::string stages = "{";
+    j.end_array();
+    j.key("total").begin_object(Layout::kInline);
+    j.key("time_s").number(total_seconds, 6);
+    j.key("steps_per_second").number(nsteps_total / total_seconds, 6);
+    j.key("realtime_factor").number(nsteps_total * h / total_seconds, 6);
+    j.end_object();
+    j.key("stages_ms_per_step").begin_object(Layout::kInline);
     for (int t = 0; t < kNTimer; ++t) {
-      if (r.timer[t].number == 0) continue;
-      stages += fmt::format("{}\"{}\": {:.6g}", stages.size() > 1 ? ", " : "", kTimerNames[t],
-                            1000 * r.timer[t].duration / steps);
+      if (r.timer[t].number > 0)
+        j.key(kTimerNames[t]).number(1000 * r.timer[t].duration / steps, 6);
     }
-    add("stages_ms_per_step", stages + "}");
+    j.end_object();
     if (untimed) {
-      add("timer_overhead",
-          fmt::format(
-              "{{\"steps_per_second_without_timers\": {:.6g}, \"overhead_percent\": {:.4g}}}",
-              steps / untimed->seconds, 100 * (r.seconds / untimed->seconds - 1)));
+      j.key("timer_overhead").begin_object(Layout::kInline);
+      j.key("steps_per_second_without_timers").number(steps / untimed->seconds, 6);
+      j.key("overhead_percent").number(100 * (r.seconds / untimed->seconds - 1), 4);
+      j.end_object();
     }
-    s += "}\n";
-    std::fputs(s.c_str(), stdout);
+    j.end_object();
+    std::fputs(j.text().c_str(), stdout);
     return kExitOk;
   }
 
@@ -257,8 +234,7 @@ int main(int argc, char** argv) {
         joco::tools::add_model_argument(app, o.model);
         app.add_option("--steps", o.steps, "Steps per thread (default 10000)")
             ->check(CLI::PositiveNumber);
-        app.add_option("--threads", o.threads, "Threads, each simulating --steps steps")
-            ->check(CLI::Range(1, 1024));
+        joco::tools::add_threads_option(app, o.threads, "Threads, each simulating --steps steps");
         app.add_option(
                "--ctrl-noise", o.ctrl_noise,
                "Control noise: this fraction of each control range, mujoco-testspeed's Halton "

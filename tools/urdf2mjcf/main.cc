@@ -98,8 +98,7 @@ int main(int argc, char** argv) {
         joco::UrdfReport report;
         const std::string mjcf =
             joco::urdf_to_mjcf(std::string(bytes.begin(), bytes.end()), name, options, &report);
-        joco::tools::write_output(output,
-                                  {reinterpret_cast<const uint8_t*>(mjcf.data()), mjcf.size()});
+        joco::tools::write_output(output, mjcf);
         for (const std::string& w : report.warnings) spdlog::warn("{}", w);
         if (!ctx.quiet()) {
           for (const std::string& line : report.summary)

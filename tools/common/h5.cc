@@ -1,0 +1,378 @@
+#include "common/h5.h"
+
+#include <hdf5_hl.h>
+
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "joco/error.h"
+
+namespace joco::tools {
+
+// HDF5 prints its error stack to stderr by default; joco reports errors itself.
+void silence_hdf5() {
+  static const bool silenced = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)silenced;
+}
+
+// The innermost description on HDF5's error stack (the most specific), and clears the stack.
+std::string hdf5_detail() {
+  std::string detail;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+        if (e->desc && *e->desc) *static_cast<std::string*>(out) = e->desc;
+        return 0;
+      },
+      &detail);
+  H5Eclear2(H5E_DEFAULT);
+  return detail.empty() ? "" : " (" + detail + ")";
+}
+
+[[noreturn]] void fail_input(const std::string& what) { throw InputError(what + hdf5_detail()); }
+
+[[noreturn]] void fail_write(const std::string& what) { throw RuntimeError(what + hdf5_detail()); }
+
+H5Handle plist(hid_t cls) {
+  return make_out(H5Pcreate(cls), H5Pclose, "cannot create a property list");
+}
+
+H5Handle simple_space(const std::vector<hsize_t>& dims, const std::vector<hsize_t>* max) {
+  return make_out(
+      H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max ? max->data() : nullptr),
+      H5Sclose, "cannot create a dataspace");
+}
+
+H5Handle utf8_string_type() {
+  H5Handle t = make_out(H5Tcopy(H5T_C_S1), H5Tclose, "cannot create a string type");
+  if (H5Tset_size(t.get(), H5T_VARIABLE) < 0 || H5Tset_cset(t.get(), H5T_CSET_UTF8) < 0) {
+    fail_write("cannot create a string type");
+  }
+  return t;
+}
+
+// Object creation properties shared by groups and datasets: no modification times, so the same
+// content gives the same bytes.
+void untimed(hid_t ocpl) { H5Pset_obj_track_times(ocpl, false); }
+
+H5Handle create_group(hid_t parent, const std::string& name, const std::string& where) {
+  H5Handle gcpl = plist(H5P_GROUP_CREATE);
+  untimed(gcpl.get());
+  return make_out(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose,
+                  "cannot create " + where);
+}
+
+H5Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
+                        const std::vector<hsize_t>& dims, const std::string& where) {
+  H5Handle space = simple_space(dims);
+  H5Handle dcpl = plist(H5P_DATASET_CREATE);
+  untimed(dcpl.get());
+  return make_out(
+      H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+      H5Dclose, "cannot create " + where + "/" + name);
+}
+
+void write_attribute(hid_t obj, const std::string& name, hid_t file_type, hid_t mem_type,
+                     const void* value, const std::string& where) {
+  if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
+  H5Handle space = make_out(H5Screate(H5S_SCALAR), H5Sclose, "cannot create a dataspace");
+  H5Handle a =
+      make_out(H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+               H5Aclose, "cannot write attribute " + name + " of " + where);
+  if (H5Awrite(a.get(), mem_type, value) < 0)
+    fail_write("cannot write attribute " + name + " of " + where);
+}
+
+void write_string_attribute(hid_t obj, const std::string& name, const std::string& value,
+                            const std::string& where) {
+  H5Handle t = utf8_string_type();
+  const char* p = value.c_str();
+  write_attribute(obj, name, t.get(), t.get(), &p, where);
+}
+
+void write_int_attribute(hid_t obj, const std::string& name, int64_t value,
+                         const std::string& where) {
+  write_attribute(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value, where);
+}
+
+void write_u64_attribute(hid_t obj, const std::string& name, uint64_t value,
+                         const std::string& where) {
+  write_attribute(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value, where);
+}
+
+void write_double_attribute(hid_t obj, const std::string& name, double value,
+                            const std::string& where) {
+  write_attribute(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value, where);
+}
+
+// Reads a string (variable or fixed length) from an attribute or dataset of `count` elements.
+std::vector<std::string> read_strings(hid_t obj, bool is_attribute, size_t count,
+                                      const std::string& where) {
+  H5Handle file_type =
+      make_in(is_attribute ? H5Aget_type(obj) : H5Dget_type(obj), H5Tclose, "cannot read " + where);
+  if (H5Tget_class(file_type.get()) != H5T_STRING) {
+    throw InputError(where + ": is not a string");
+  }
+  std::vector<std::string> out(count);
+  if (count == 0) return out;
+  auto read = [&](hid_t mem_type, void* buffer) {
+    const herr_t r = is_attribute ? H5Aread(obj, mem_type, buffer)
+                                  : H5Dread(obj, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
+    if (r < 0) fail_input("cannot read " + where);
+  };
+  if (H5Tis_variable_str(file_type.get()) > 0) {
+    H5Handle mem_type = make_in(H5Tcopy(H5T_C_S1), H5Tclose, "cannot read " + where);
+    H5Tset_size(mem_type.get(), H5T_VARIABLE);
+    H5Tset_cset(mem_type.get(), H5Tget_cset(file_type.get()));
+    std::vector<char*> pointers(count, nullptr);
+    read(mem_type.get(), pointers.data());
+    for (size_t i = 0; i < count; ++i) {
+      if (pointers[i]) out[i] = pointers[i];
+      H5free_memory(pointers[i]);
+    }
+  } else {
+    const size_t size = H5Tget_size(file_type.get());
+    H5Handle mem_type = make_in(H5Tcopy(H5T_C_S1), H5Tclose, "cannot read " + where);
+    H5Tset_size(mem_type.get(), size);
+    H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
+    std::vector<char> buffer(size * count, '\0');
+    read(mem_type.get(), buffer.data());
+    for (size_t i = 0; i < count; ++i) {
+      const char* s = buffer.data() + i * size;
+      size_t n = strnlen(s, size);
+      while (n > 0 && s[n - 1] == ' ') --n;  // space-padded (Fortran style)
+      out[i].assign(s, n);
+    }
+  }
+  return out;
+}
+
+// Number of elements in an attribute's or dataset's dataspace.
+size_t element_count(hid_t space) {
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  return n < 0 ? 0 : static_cast<size_t>(n);
+}
+std::string shape_text(const std::vector<hsize_t>& dims) {
+  std::string s = "(";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + (dims.size() == 1 ? ",)" : ")");
+}
+
+void write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values,
+                          const std::string& where) {
+  H5Handle type = utf8_string_type();
+  H5Handle ds = create_dataset(parent, name, type.get(), {values.size()}, where);
+  std::vector<const char*> pointers;
+  for (const std::string& v : values) pointers.push_back(v.c_str());
+  if (!values.empty() &&
+      H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) < 0) {
+    fail_write("cannot write " + where + "/" + name);
+  }
+}
+
+void write_int_dataset(hid_t parent, const char* name, const int* values, int n,
+                       const std::string& where) {
+  H5Handle ds = create_dataset(parent, name, H5T_STD_I32LE, {static_cast<hsize_t>(n)}, where);
+  if (n > 0 && H5Dwrite(ds.get(), H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0) {
+    fail_write("cannot write " + where + "/" + name);
+  }
+}
+
+bool looks_like_hdf5(std::span<const uint8_t> bytes) {
+  static const uint8_t kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  // The superblock is at 0, 512, 1024, 2048, ... (after a user block).
+  for (size_t offset = 0; offset + 8 <= bytes.size(); offset = offset ? 2 * offset : 512) {
+    if (std::memcmp(bytes.data() + offset, kSignature, 8) == 0) return true;
+  }
+  return false;
+}
+
+// Whether `name` is a link in `parent` to an object of the given kind.
+bool has_object(hid_t parent, const std::string& name, H5I_type_t kind) {
+  if (H5LTpath_valid(parent, name.c_str(), true) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  const hid_t obj = H5Oopen(parent, name.c_str(), H5P_DEFAULT);
+  if (obj < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  const bool result = H5Iget_type(obj) == kind;
+  H5Oclose(obj);
+  return result;
+}
+
+// Reads a numeric dataset (or a row range of it) as doubles.
+void read_doubles(hid_t dataset, const std::vector<hsize_t>& dims, size_t first, size_t count,
+                  double* out, const std::string& where) {
+  if (count == 0) return;
+  std::vector<hsize_t> start(dims.size(), 0), n = dims;
+  start[0] = first;
+  n[0] = count;
+  for (hsize_t d : n) {
+    if (d == 0) return;
+  }
+  H5Handle file_space = make_in(H5Dget_space(dataset), H5Sclose, "cannot read " + where);
+  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, n.data(),
+                          nullptr) < 0) {
+    fail_input("cannot read " + where);
+  }
+  H5Handle mem_space = make_in(H5Screate_simple(static_cast<int>(n.size()), n.data(), nullptr),
+                               H5Sclose, "cannot read " + where);
+  if (H5Dread(dataset, H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT, out) <
+      0) {
+    fail_input("cannot read " + where);
+  }
+}
+
+// Opens a dataset and checks that it holds numbers convertible to double.
+InputDataset open_numeric(hid_t parent, const std::string& name, const std::string& where) {
+  if (!has_object(parent, name, H5I_DATASET)) throw InputError(where + ": is not a dataset");
+  InputDataset d;
+  d.dataset =
+      make_in(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "cannot open " + where);
+  H5Handle type = make_in(H5Dget_type(d.dataset.get()), H5Tclose, "cannot read " + where);
+  const H5T_class_t cls = H5Tget_class(type.get());
+  if (cls != H5T_FLOAT && cls != H5T_INTEGER) {
+    static const std::map<H5T_class_t, const char*> kClassNames = {
+        {H5T_STRING, "strings"},       {H5T_COMPOUND, "a compound type"},
+        {H5T_ENUM, "an enumeration"},  {H5T_VLEN, "variable-length sequences"},
+        {H5T_ARRAY, "an array type"},  {H5T_OPAQUE, "opaque data"},
+        {H5T_BITFIELD, "a bit field"}, {H5T_REFERENCE, "references"}};
+    const auto it = kClassNames.find(cls);
+    throw InputError(where + ": holds " +
+                     (it != kClassNames.end() ? it->second : "an unknown type") + ", not numbers");
+  }
+  H5Handle space = make_in(H5Dget_space(d.dataset.get()), H5Sclose, "cannot read " + where);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) fail_input("cannot read " + where);
+  d.dims.resize(rank);
+  if (rank > 0) H5Sget_simple_extent_dims(space.get(), d.dims.data(), nullptr);
+  return d;
+}
+
+LooseAttribute loose_attribute(hid_t obj, const std::string& name, const std::string& where) {
+  LooseAttribute out;
+  if (H5Aexists(obj, name.c_str()) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  out.present = true;
+  const hid_t a = H5Aopen(obj, name.c_str(), H5P_DEFAULT);
+  if (a < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  H5Handle attribute(a, H5Aclose);
+  H5Handle space(H5Aget_space(a), H5Sclose);
+  H5Handle type(H5Aget_type(a), H5Tclose);
+  if (!space.valid() || !type.valid() || element_count(space.get()) != 1) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  switch (H5Tget_class(type.get())) {
+    case H5T_INTEGER: {
+      if (H5Tget_sign(type.get()) == H5T_SGN_NONE) {
+        uint64_t v = 0;
+        if (H5Aread(a, H5T_NATIVE_UINT64, &v) >= 0) {
+          out.bits = v;
+          out.number = static_cast<double>(v);
+        }
+      } else {
+        int64_t v = 0;
+        if (H5Aread(a, H5T_NATIVE_INT64, &v) >= 0) {
+          out.bits = static_cast<uint64_t>(v);
+          out.number = static_cast<double>(v);
+        }
+      }
+      break;
+    }
+    case H5T_FLOAT: {
+      double v = 0;
+      if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0) out.number = v;
+      break;
+    }
+    case H5T_STRING: {
+      try {
+        out.text = read_strings(a, true, 1, where + " attribute " + name)[0];
+      } catch (const InputError&) {
+        // present, but unreadable text: neither a number nor a string
+      }
+      break;
+    }
+    default: break;
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return out;
+}
+
+// Opens an attribute if present; checks it holds one value.
+std::optional<H5Handle> open_attribute(hid_t obj, const std::string& name,
+                                       const std::string& where) {
+  const htri_t exists = H5Aexists(obj, name.c_str());
+  if (exists < 0) fail_input("cannot read attribute " + name + " of " + where);
+  if (exists == 0) return std::nullopt;
+  H5Handle a = make_in(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose,
+                       "cannot read attribute " + name + " of " + where);
+  H5Handle space =
+      make_in(H5Aget_space(a.get()), H5Sclose, "cannot read attribute " + name + " of " + where);
+  if (element_count(space.get()) != 1) {
+    throw InputError(where + ": attribute " + name + " holds " +
+                     std::to_string(element_count(space.get())) + " values, not one");
+  }
+  return a;
+}
+
+H5T_class_t attribute_class(hid_t a) {
+  const hid_t type = H5Aget_type(a);
+  const H5T_class_t cls = H5Tget_class(type);
+  H5Tclose(type);
+  return cls;
+}
+
+std::optional<std::string> read_string_attribute(hid_t obj, const std::string& name,
+                                                 const std::string& where) {
+  auto a = open_attribute(obj, name, where);
+  if (!a) return std::nullopt;
+  if (attribute_class(a->get()) != H5T_STRING)
+    throw InputError(where + ": attribute " + name + " is not a string");
+  return read_strings(a->get(), true, 1, where + " attribute " + name)[0];
+}
+
+std::optional<int64_t> read_int_attribute(hid_t obj, const std::string& name,
+                                          const std::string& where) {
+  auto a = open_attribute(obj, name, where);
+  if (!a) return std::nullopt;
+  if (attribute_class(a->get()) != H5T_INTEGER) {
+    throw InputError(where + ": attribute " + name + " is not an integer");
+  }
+  int64_t value = 0;
+  // model_checksum is unsigned 64-bit: read its bits unchanged.
+  H5Handle type =
+      make_in(H5Aget_type(a->get()), H5Tclose, "cannot read attribute " + name + " of " + where);
+  const bool is_unsigned = H5Tget_sign(type.get()) == H5T_SGN_NONE;
+  if (H5Aread(a->get(), is_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, &value) < 0) {
+    fail_input("cannot read attribute " + name + " of " + where);
+  }
+  return value;
+}
+
+std::optional<double> read_double_attribute(hid_t obj, const std::string& name,
+                                            const std::string& where) {
+  auto a = open_attribute(obj, name, where);
+  if (!a) return std::nullopt;
+  const H5T_class_t cls = attribute_class(a->get());
+  if (cls != H5T_FLOAT && cls != H5T_INTEGER)
+    throw InputError(where + ": attribute " + name + " is not a number");
+  double value = 0;
+  if (H5Aread(a->get(), H5T_NATIVE_DOUBLE, &value) < 0)
+    fail_input("cannot read attribute " + name + " of " + where);
+  return value;
+}
+
+}  // namespace joco::tools

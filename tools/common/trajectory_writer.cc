@@ -1,0 +1,563 @@
+#include "common/trajectory_writer.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include "common/h5.h"
+#include "common/io.h"
+#include "common/trajectory_path.h"
+#include "joco/error.h"
+#include "joco/jmb.h"
+#include "joco/smooth.h"
+
+namespace joco::tools {
+
+namespace {
+
+// A per-row, extendible, chunked and compressed dataset being written, with a buffer of at most
+// one chunk of rows so that each chunk is written once, whole.
+struct Column {
+  std::string name;
+  H5Handle dataset;
+  std::vector<hsize_t> inner;  // row shape
+  size_t row_size = 1;
+  hid_t mem_type = H5T_NATIVE_DOUBLE;  // NATIVE_DOUBLE, NATIVE_INT32 or NATIVE_INT64
+  size_t chunk_rows = 1;
+  size_t written = 0;  // rows in the file
+  std::vector<double> buffer;
+
+  size_t rows() const { return written + (row_size ? buffer.size() / row_size : 0); }
+};
+
+hid_t file_type(Stored s) {
+  switch (s) {
+    case Stored::kInt32: return H5T_STD_I32LE;
+    case Stored::kInt64: return H5T_STD_I64LE;
+    case Stored::kFloat64: break;
+  }
+  return H5T_IEEE_F64LE;
+}
+
+hid_t memory_type(Stored s) {
+  switch (s) {
+    case Stored::kInt32: return H5T_NATIVE_INT32;
+    case Stored::kInt64: return H5T_NATIVE_INT64;
+    case Stored::kFloat64: break;
+  }
+  return H5T_NATIVE_DOUBLE;
+}
+
+Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> inner,
+                   hid_t file_type, hid_t mem_type, const WriterOptions& options,
+                   const std::string& where) {
+  Column c;
+  c.name = name;
+  c.inner = std::move(inner);
+  for (hsize_t d : c.inner) c.row_size *= d;
+  c.mem_type = mem_type;
+  const size_t row_bytes = c.row_size * H5Tget_size(file_type);
+  c.chunk_rows =
+      options.chunk_rows > 0 ? options.chunk_rows : std::max<size_t>(1, 65536 / row_bytes);
+
+  std::vector<hsize_t> dims = {0}, max = {H5S_UNLIMITED}, chunk = {c.chunk_rows};
+  for (hsize_t d : c.inner) {
+    dims.push_back(d);
+    max.push_back(d);
+    chunk.push_back(d);
+  }
+  H5Handle space = simple_space(dims, &max);
+  H5Handle dcpl = plist(H5P_DATASET_CREATE);
+  untimed(dcpl.get());
+  if (H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) < 0) {
+    fail_write("cannot set the chunks of " + where + "/" + name);
+  }
+  if (options.deflate_level > 0) {
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0) {
+      throw RuntimeError("this HDF5 library has no deflate filter; cannot compress " + where);
+    }
+    if (H5Pset_shuffle(dcpl.get()) < 0 ||
+        H5Pset_deflate(dcpl.get(), std::min(options.deflate_level, 9)) < 0) {
+      fail_write("cannot set the filters of " + where + "/" + name);
+    }
+  }
+  // No chunk cache: whole chunks are written straight through, once each.
+  H5Handle dapl = plist(H5P_DATASET_ACCESS);
+  H5Pset_chunk_cache(dapl.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
+  c.dataset = make_out(
+      H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
+      H5Dclose, "cannot create " + where + "/" + name);
+  return c;
+}
+
+void flush_column(Column& c, const std::string& where) {
+  if (c.row_size == 0 || c.buffer.empty()) return;
+  const size_t n = c.buffer.size() / c.row_size;
+  const std::string what = "cannot write " + where + "/" + c.name;
+  std::vector<hsize_t> dims = {c.written + n}, start = {c.written}, count = {n};
+  for (hsize_t d : c.inner) {
+    dims.push_back(d);
+    start.push_back(0);
+    count.push_back(d);
+  }
+  if (H5Dset_extent(c.dataset.get(), dims.data()) < 0) fail_write(what);
+  H5Handle file_space = make_out(H5Dget_space(c.dataset.get()), H5Sclose, what);
+  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                          nullptr) < 0) {
+    fail_write(what);
+  }
+  H5Handle mem_space = simple_space(count);
+  herr_t r;
+  if (c.mem_type == H5T_NATIVE_DOUBLE) {
+    r = H5Dwrite(c.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT,
+                 c.buffer.data());
+  } else if (c.mem_type == H5T_NATIVE_INT32) {
+    std::vector<int32_t> ints(c.buffer.size());
+    for (size_t i = 0; i < ints.size(); ++i)
+      ints[i] = static_cast<int32_t>(std::llround(c.buffer[i]));
+    r = H5Dwrite(c.dataset.get(), H5T_NATIVE_INT32, mem_space.get(), file_space.get(), H5P_DEFAULT,
+                 ints.data());
+  } else {
+    std::vector<int64_t> ints(c.buffer.size());
+    for (size_t i = 0; i < ints.size(); ++i) ints[i] = std::llround(c.buffer[i]);
+    r = H5Dwrite(c.dataset.get(), H5T_NATIVE_INT64, mem_space.get(), file_space.get(), H5P_DEFAULT,
+                 ints.data());
+  }
+  if (r < 0) fail_write(what);
+  c.written += n;
+  c.buffer.clear();
+}
+
+// Appends rows to a column, writing each chunk as soon as it is full.
+void append_column(Column& c, const double* values, size_t rows, const std::string& where) {
+  const size_t chunk_values = c.chunk_rows * c.row_size;
+  size_t remaining = rows * c.row_size;
+  while (remaining > 0) {
+    const size_t take = std::min(remaining, chunk_values - c.buffer.size());
+    c.buffer.insert(c.buffer.end(), values, values + take);
+    values += take;
+    remaining -= take;
+    if (c.buffer.size() == chunk_values) flush_column(c, where);
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// TrajectoryWriter
+
+struct TrajectoryWriter::Impl {
+  std::string file_name;  // for messages
+  std::string group_path;
+  H5Handle group;
+  ModelSizes sizes;
+  WriterOptions options;
+  std::array<std::optional<Column>, kFieldCount> columns;
+  std::array<size_t, kFieldCount> zero_width_rows{};  // rows of fields not stored (zero wide)
+  std::array<bool, kFieldCount> zero_width_used{};
+  H5Handle contact_group;
+  std::vector<Column> contact_columns;   // kContactColumns
+  std::map<std::string, Column> extras;  // append_extra's datasets
+  // Attributes of empty extra datasets, written when they are made at close.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> pending_attributes;
+  int64_t max_contact_row = -1;
+  bool closed = false;
+
+  // "out.h5:/rollout_00001": datasets are prefix() + "/" + name.
+  std::string prefix() const { return file_name + ":" + (group_path == "/" ? "" : group_path); }
+  std::string where() const { return location(file_name, group_path); }
+
+  void check_open() const {
+    if (closed) throw std::logic_error(where() + ": trajectory already closed");
+  }
+};
+
+TrajectoryWriter::TrajectoryWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TrajectoryWriter::~TrajectoryWriter() = default;
+
+void TrajectoryWriter::append(Field f, std::span<const double> values) {
+  const size_t row_size = field_row_size(f, impl_->sizes);
+  if (row_size == 0) {
+    throw std::invalid_argument(std::string("append to zero-wide field ") + field_info(f).name +
+                                ": give the number of rows");
+  }
+  append(f, values, values.size() / row_size);
+}
+
+void TrajectoryWriter::append(Field f, std::span<const double> values, size_t rows) {
+  Impl& w = *impl_;
+  w.check_open();
+  const int i = static_cast<int>(f);
+  const FieldInfo& info = field_info(f);
+  const size_t row_size = field_row_size(f, w.sizes);
+  if (values.size() != rows * row_size) {
+    throw std::invalid_argument(std::string("append to ") + info.name + ": " +
+                                std::to_string(values.size()) + " values for " +
+                                std::to_string(rows) + " rows of " + std::to_string(row_size));
+  }
+  if (row_size == 0) {
+    w.zero_width_used[i] = true;
+    w.zero_width_rows[i] += rows;
+    return;
+  }
+  if (!w.columns[i]) {
+    std::vector<hsize_t> inner;
+    if (info.width != FieldWidth::kScalar) {
+      for (size_t d : field_row_shape(f, w.sizes)) inner.push_back(d);
+    }
+    w.columns[i] = make_column(w.group.get(), info.name, std::move(inner), file_type(info.stored),
+                               memory_type(info.stored), w.options, w.prefix());
+  }
+  append_column(*w.columns[i], values.data(), rows, w.prefix());
+}
+
+void TrajectoryWriter::append_row(const Data& d, std::span<const Field> fields) {
+  const ModelSizes& s = d.sizes();
+  const ModelSizes& ws = impl_->sizes;
+  if (s.nq != ws.nq || s.nv != ws.nv || s.na != ws.na || s.nu != ws.nu || s.nbody != ws.nbody ||
+      s.nsensordata != ws.nsensordata) {
+    throw std::logic_error("append_row: the Data was made for another model than the file's");
+  }
+  for (Field f : fields) {
+    double scalar = 0;
+    const double* p = field_row(d, f, scalar);
+    if (!p) {
+      throw std::invalid_argument(std::string("append_row: ") + field_info(f).name +
+                                  " is not a Data field");
+    }
+    append(f, std::span<const double>(p, field_row_size(f, s)), 1);
+  }
+}
+
+void TrajectoryWriter::enable_contacts() {
+  Impl& w = *impl_;
+  w.check_open();
+  if (w.contact_group.valid()) return;
+  const std::string where = w.prefix() + "/contact";
+  w.contact_group = create_group(w.group.get(), "contact", where);
+  for (const ContactColumn& c : kContactColumns) {
+    std::vector<hsize_t> inner;
+    if (c.width > 0) inner.push_back(c.width);
+    w.contact_columns.push_back(make_column(w.contact_group.get(), c.name, std::move(inner),
+                                            file_type(c.stored), memory_type(c.stored), w.options,
+                                            where));
+  }
+}
+
+ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row) {
+  const Contact& c = d.contact[i];
+  ContactRecord r;
+  r.row = row;
+  r.geom1 = c.geom1;
+  r.geom2 = c.geom2;
+  std::memcpy(r.pos, c.pos, sizeof(r.pos));
+  std::memcpy(r.frame, c.frame, sizeof(r.frame));
+  r.dist = c.dist;
+  contact_force(m, d, i, r.force);
+  return r;
+}
+
+void TrajectoryWriter::append_contacts(std::span<const ContactRecord> contacts) {
+  enable_contacts();
+  Impl& w = *impl_;
+  const std::string where = w.prefix() + "/contact";
+  for (const ContactRecord& c : contacts) {
+    if (c.row < 0 || c.row < w.max_contact_row) {
+      throw std::invalid_argument("append_contacts: row " + std::to_string(c.row) + " after row " +
+                                  std::to_string(w.max_contact_row) + ": contacts go in row order");
+    }
+    w.max_contact_row = std::max(w.max_contact_row, c.row);
+    const double row = static_cast<double>(c.row), g1 = c.geom1, g2 = c.geom2;
+    append_column(w.contact_columns[0], &row, 1, where);
+    append_column(w.contact_columns[1], &g1, 1, where);
+    append_column(w.contact_columns[2], &g2, 1, where);
+    append_column(w.contact_columns[3], c.pos, 1, where);
+    append_column(w.contact_columns[4], c.frame, 1, where);
+    append_column(w.contact_columns[5], &c.dist, 1, where);
+    append_column(w.contact_columns[6], c.force, 1, where);
+  }
+}
+
+void TrajectoryWriter::append_extra(const std::string& name, const std::vector<size_t>& row_shape,
+                                    std::span<const double> values) {
+  size_t row_size = 1;
+  for (size_t d : row_shape) row_size *= d;
+  if (row_size == 0) {
+    throw std::invalid_argument("append_extra to " + name +
+                                ", whose rows are empty: give the number of rows");
+  }
+  append_extra(name, row_shape, values, values.size() / row_size);
+}
+
+void TrajectoryWriter::append_extra(const std::string& name, const std::vector<size_t>& row_shape,
+                                    std::span<const double> values, size_t rows) {
+  Impl& w = *impl_;
+  w.check_open();
+  if (field_by_name(name) || name == "contact") {
+    throw std::invalid_argument("append_extra: " + name + " is a trajectory field");
+  }
+  auto it = w.extras.find(name);
+  if (it == w.extras.end()) {
+    std::vector<hsize_t> inner(row_shape.begin(), row_shape.end());
+    size_t row_size = 1;
+    for (hsize_t d : inner) row_size *= d;
+    if (row_size > 0) {
+      it = w.extras
+               .emplace(name, make_column(w.group.get(), name, std::move(inner), H5T_IEEE_F64LE,
+                                          H5T_NATIVE_DOUBLE, w.options, w.prefix()))
+               .first;
+    } else {
+      // Nothing to store (B with nu = 0, say): HDF5 cannot chunk a dimension of size zero, so the
+      // dataset is made whole, contiguous, at close; only its rows are counted.
+      Column c;
+      c.name = name;
+      c.inner = std::move(inner);
+      c.row_size = 0;
+      it = w.extras.emplace(name, std::move(c)).first;
+    }
+  } else if (std::vector<hsize_t>(row_shape.begin(), row_shape.end()) != it->second.inner) {
+    throw std::invalid_argument("append_extra: " + name + " changed its row shape");
+  }
+  Column& c = it->second;
+  if (values.size() != rows * c.row_size) {
+    throw std::invalid_argument("append_extra: " + std::to_string(values.size()) + " values for " +
+                                std::to_string(rows) + " rows of " + name);
+  }
+  if (c.row_size == 0) {
+    c.written += rows;
+    return;
+  }
+  append_column(c, values.data(), rows, w.prefix());
+}
+
+void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std::string& name,
+                                           const std::string& value) {
+  Impl& w = *impl_;
+  w.check_open();
+  auto it = w.extras.find(dataset);
+  if (it == w.extras.end()) {
+    throw std::invalid_argument("set_extra_attribute: no extra dataset " + dataset);
+  }
+  if (!it->second.dataset.valid()) {
+    w.pending_attributes[dataset].emplace_back(name, value);  // an empty dataset, made at close
+    return;
+  }
+  write_string_attribute(it->second.dataset.get(), name, value, w.prefix() + "/" + dataset);
+}
+
+void TrajectoryWriter::set_attribute(const std::string& name, const std::string& value) {
+  impl_->check_open();
+  write_string_attribute(impl_->group.get(), name, value, impl_->where());
+}
+
+void TrajectoryWriter::set_attribute(const std::string& name, int64_t value) {
+  impl_->check_open();
+  write_int_attribute(impl_->group.get(), name, value, impl_->where());
+}
+
+void TrajectoryWriter::set_attribute(const std::string& name, double value) {
+  impl_->check_open();
+  write_double_attribute(impl_->group.get(), name, value, impl_->where());
+}
+
+size_t TrajectoryWriter::rows(Field f) const {
+  const int i = static_cast<int>(f);
+  return impl_->columns[i] ? impl_->columns[i]->rows() : impl_->zero_width_rows[i];
+}
+
+const std::string& TrajectoryWriter::group() const { return impl_->group_path; }
+
+bool TrajectoryWriter::closed() const { return impl_->closed; }
+
+void TrajectoryWriter::close() {
+  Impl& w = *impl_;
+  if (w.closed) return;
+  const std::string where = w.prefix();
+  // Every written field must have as many rows as qpos.
+  const size_t rows = this->rows(Field::kQpos);
+  if (rows == 0) throw std::logic_error(w.where() + ": no rows of qpos were written");
+  for (const FieldInfo& info : field_table()) {
+    const int i = static_cast<int>(info.field);
+    if ((w.columns[i] || w.zero_width_used[i]) && this->rows(info.field) != rows) {
+      throw std::logic_error(where + "/" + info.name + ": has " +
+                             std::to_string(this->rows(info.field)) + " rows, qpos has " +
+                             std::to_string(rows));
+    }
+  }
+  for (auto& [name, c] : w.extras) {
+    if (c.rows() != rows) {
+      throw std::logic_error(where + "/" + name + ": has " + std::to_string(c.rows()) +
+                             " rows, qpos has " + std::to_string(rows));
+    }
+  }
+  if (w.max_contact_row >= static_cast<int64_t>(rows)) {
+    throw std::logic_error(where + "/contact: a contact refers to row " +
+                           std::to_string(w.max_contact_row) + " of " + std::to_string(rows));
+  }
+  for (auto& c : w.columns) {
+    if (c) flush_column(*c, where);
+  }
+  for (Column& c : w.contact_columns) flush_column(c, where + "/contact");
+  for (auto& [name, c] : w.extras) {
+    if (c.row_size > 0) {
+      flush_column(c, where);
+      continue;
+    }
+    std::vector<hsize_t> dims = {c.written};
+    dims.insert(dims.end(), c.inner.begin(), c.inner.end());
+    c.dataset = create_dataset(w.group.get(), name, H5T_IEEE_F64LE, dims, where);
+    for (const auto& [key, value] : w.pending_attributes[name]) {
+      write_string_attribute(c.dataset.get(), key, value, where + "/" + name);
+    }
+  }
+  // qpos is always stored so that the row count is known; with nq = 0 it is (T, 0), not chunked.
+  if (!w.columns[static_cast<int>(Field::kQpos)]) {
+    create_dataset(w.group.get(), field_info(Field::kQpos).name, H5T_IEEE_F64LE, {rows, 0}, where);
+  }
+  for (auto& c : w.columns) {
+    if (c && !c->dataset.close()) fail_write("cannot write " + where + "/" + c->name);
+  }
+  for (Column& c : w.contact_columns) {
+    if (!c.dataset.close()) fail_write("cannot write " + where + "/contact/" + c.name);
+  }
+  for (auto& [name, c] : w.extras) {
+    if (!c.dataset.close()) fail_write("cannot write " + where + "/" + name);
+  }
+  w.contact_group.reset();
+  if (!w.group.close()) fail_write("cannot write " + w.where());
+  w.closed = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// TrajectoryFileWriter
+
+struct TrajectoryFileWriter::Impl {
+  std::string path;
+  std::string name;  // for messages
+  AtomicOutput out;
+  H5Handle file;
+  ModelSizes sizes;
+  uint64_t checksum = 0;
+  WriterOptions options;
+  std::unique_ptr<TrajectoryWriter> root;
+  std::map<int, std::unique_ptr<TrajectoryWriter>> rollouts;
+  bool committed = false;
+
+  explicit Impl(const std::string& p) : path(p), name(display_name(p, true)), out(p) {}
+
+  std::unique_ptr<TrajectoryWriter> make_writer(const std::string& group_path) {
+    auto w = std::make_unique<TrajectoryWriter::Impl>();
+    w->file_name = name;
+    w->group_path = group_path;
+    w->sizes = sizes;
+    w->options = options;
+    const std::string where = w->where();
+    if (group_path == "/") {
+      w->group = make_out(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose, "cannot open " + where);
+    } else {
+      w->group = create_group(file.get(), group_path, where);
+    }
+    const hid_t g = w->group.get();
+    write_string_attribute(g, "format", kTrajectoryFormat, where);
+    write_int_attribute(g, "format_version", kTrajectoryFormatVersion, where);
+    write_string_attribute(g, "model_name", options.model_name, where);
+    write_u64_attribute(g, "model_checksum", checksum, where);
+    write_double_attribute(g, "timestep", timestep, where);
+    for (const SizeAttribute& a : kSizeAttributes) {
+      write_int_attribute(g, a.name, sizes.*a.size, where);
+    }
+    write_string_attribute(g, "creator", options.creator, where);
+    write_string_attribute(g, "command", options.command, where);
+    return std::unique_ptr<TrajectoryWriter>(new TrajectoryWriter(std::move(w)));
+  }
+
+  double timestep = 0;
+};
+
+namespace {
+
+std::vector<std::string> names_of(const Model& m, ObjType type, int count) {
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) names.emplace_back(m.name(type, i));
+  return names;
+}
+
+}  // namespace
+
+TrajectoryFileWriter::TrajectoryFileWriter(const std::string& path, const Model& m,
+                                           WriterOptions options)
+    : impl_(std::make_unique<Impl>(path)) {
+  silence_hdf5();
+  Impl& f = *impl_;
+  f.sizes = m.sizes();
+  f.checksum = model_checksum(m);
+  f.timestep = m.opt.timestep;
+  f.options = std::move(options);
+  H5Handle fcpl = plist(H5P_FILE_CREATE);
+  untimed(fcpl.get());
+  errno = 0;
+  const hid_t file = H5Fcreate(f.out.temp_path().c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT);
+  if (file < 0) {
+    // The system's reason names the problem better than HDF5's message about the temporary file.
+    const int error = errno;
+    if (error != 0) {
+      H5Eclear2(H5E_DEFAULT);
+      throw RuntimeError("cannot create " + f.name + ": " + std::strerror(error));
+    }
+    fail_write("cannot create " + f.name);
+  }
+  f.file = H5Handle(file, H5Fclose);
+
+  // The model's names and the maps from joints and sensors to columns, in /model.
+  const std::string where = f.name + ":/model";
+  H5Handle g = create_group(f.file.get(), "model", where);
+  write_string_attribute(g.get(), "model_name", f.options.model_name, where);
+  write_u64_attribute(g.get(), "model_checksum", f.checksum, where);
+  for (const ModelNameList& list : kModelNameLists) {
+    write_string_dataset(g.get(), list.name, names_of(m, list.type, m.*list.count), where);
+  }
+  write_int_dataset(g.get(), "jnt_type", m.jnt_type, m.njnt, where);
+  write_int_dataset(g.get(), "jnt_qposadr", m.jnt_qposadr, m.njnt, where);
+  write_int_dataset(g.get(), "jnt_dofadr", m.jnt_dofadr, m.njnt, where);
+  write_int_dataset(g.get(), "sensor_adr", m.sensor_adr, m.nsensor, where);
+  write_int_dataset(g.get(), "sensor_dim", m.sensor_dim, m.nsensor, where);
+}
+
+TrajectoryFileWriter::~TrajectoryFileWriter() = default;
+
+TrajectoryWriter& TrajectoryFileWriter::trajectory() {
+  Impl& f = *impl_;
+  if (f.committed) throw std::logic_error(f.name + ": already committed");
+  if (!f.rollouts.empty()) throw std::logic_error(f.name + ": a batch file has no root trajectory");
+  if (!f.root) f.root = f.make_writer("/");
+  return *f.root;
+}
+
+TrajectoryWriter& TrajectoryFileWriter::rollout(int index) {
+  Impl& f = *impl_;
+  if (f.committed) throw std::logic_error(f.name + ": already committed");
+  if (f.root) throw std::logic_error(f.name + ": a single-trajectory file has no rollouts");
+  if (index < 0) throw std::invalid_argument("negative rollout index");
+  auto& w = f.rollouts[index];
+  if (!w) w = f.make_writer(rollout_group(index));
+  return *w;
+}
+
+void TrajectoryFileWriter::commit() {
+  Impl& f = *impl_;
+  if (f.committed) return;
+  if (!f.root && f.rollouts.empty()) throw std::logic_error(f.name + ": no trajectory was written");
+  if (f.root) f.root->close();
+  for (auto& [index, w] : f.rollouts) w->close();
+  if (!f.file.close()) fail_write("cannot write " + f.name);
+  f.out.commit();
+  f.committed = true;
+}
+
+}  // namespace joco::tools
