@@ -49,6 +49,11 @@ using namespace joco::math;
 
 namespace {
 
+// Edge axes' keys in the choice of the separating axis are their penetrations scaled by this:
+// MuJoCo 2.2.2 prefers face axes on ties when the boxes penetrate, edge axes when they are apart
+// (measured on exactly aligned boxes; any scale from 1 + 1e-14 to 1 + 1e-10 gives the same).
+constexpr double kEdgeKeyScale = 1 + 1e-12;
+
 struct Box {
   const double* pos;
   const double* size;
@@ -278,8 +283,8 @@ int contacts(const Routine& r, Contact* con) {
       sub3(w, p0, xr);
       add_scaled3(xi, xr, r.N, dot3(w, fn) / nfn);
       sub3(w, xi, p0);
-      if (std::abs(dot3(w, I.axis[flat[0]])) <= I.size[flat[0]] &&
-          std::abs(dot3(w, I.axis[flat[1]])) <= I.size[flat[1]]) {
+      if (std::abs(dot3(w, I.axis[flat[0]])) < I.size[flat[0]] &&
+          std::abs(dot3(w, I.axis[flat[1]])) < I.size[flat[1]]) {
         out.add(xi, xr);
       }
     }
@@ -290,7 +295,9 @@ int contacts(const Routine& r, Contact* con) {
     double pc[2];
     coords(pc, corner[c]);
     const int outside = !(std::abs(pc[0]) <= su) + !(std::abs(pc[1]) <= sv);
-    if ((c == 0 && r.face_axis) || outside == 0) {
+    // face axes: strictly within the face (a corner on its boundary is not found)
+    const bool inside = r.face_axis ? std::abs(pc[0]) < su && std::abs(pc[1]) < sv : outside == 0;
+    if ((c == 0 && r.face_axis) || inside) {
       double xr[3];
       onref(xr, corner[c]);
       out.add(corner[c], xr);
@@ -313,6 +320,21 @@ int contacts(const Routine& r, Contact* con) {
     }
   }
   return out.count();
+}
+
+// Drops each contact at the same position as a later one (the last of equal points is kept, the
+// order otherwise unchanged), as in MuJoCo 2.2.2's contact list for box pairs.
+int drop_repeats(Contact* con, int n) {
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    bool repeated = false;
+    for (int j = i + 1; j < n && !repeated; ++j) {
+      repeated = con[i].pos[0] == con[j].pos[0] && con[i].pos[1] == con[j].pos[1] &&
+                 con[i].pos[2] == con[j].pos[2];
+    }
+    if (!repeated) con[kept++] = con[i];
+  }
+  return kept;
 }
 
 }  // namespace
@@ -338,33 +360,27 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   }
   for (int j = 0; j < 3; ++j) q[j] = rot[0][j] * p[0] + rot[1][j] * p[1] + rot[2][j] * p[2];
 
-  double best = 1e300, best_l[3] = {0, 0, 0};
+  // The least penetrating axis: the one with the smallest key, the first in this order on ties.
+  // Face axes (box 1's axis 0, box 2's axis 0, box 1's axis 1, ...): apart when the separation
+  // |offset| - own half size - the other box's extent, subtracted in this order, exceeds the
+  // margin (MuJoCo 2.2.2's rounding: with faces exactly touching its last bit decides, +-1e-17),
+  // and that separation, negated, is the key.
+  double best = 1e300, best_pen = 0, best_l[3] = {0, 0, 0};
   int code = -1;
-  // Face axes: apart when the separation |offset| - own half size - the other box's extent,
-  // subtracted in this order, exceeds the margin. That is MuJoCo 2.2.2's rounding: with faces
-  // exactly touching its last bit decides (+-1e-17 where the penetration below, summed the other
-  // way round, is 0; measured on 256 boxes on a box floor, all agreeing). The penetration keeps
-  // its own rounding to choose the axis: MuJoCo's choice on ties in collision/boxes.xml.
-  for (int i = 0; i < 3; ++i) {  // box 1's faces
-    const double sep = std::abs(p[i]) - s1[i] - s2[0] * std::abs(rot[i][0]) -
-                       s2[1] * std::abs(rot[i][1]) - s2[2] * std::abs(rot[i][2]);
-    if (sep > margin) return 0;
-    const double pen = s1[i] + s2[0] * std::abs(rot[i][0]) + s2[1] * std::abs(rot[i][1]) +
-                       s2[2] * std::abs(rot[i][2]) - std::abs(p[i]);
-    if (pen < best) {
-      best = pen;
-      code = i;
+  for (int k = 0; k < 6; ++k) {
+    const int i = k / 2;
+    double sep;
+    if (k % 2 == 0) {  // box 1's face
+      sep = std::abs(p[i]) - s1[i] - s2[0] * std::abs(rot[i][0]) - s2[1] * std::abs(rot[i][1]) -
+            s2[2] * std::abs(rot[i][2]);
+    } else {  // box 2's face
+      sep = std::abs(q[i]) - s2[i] - s1[0] * std::abs(rot[0][i]) - s1[1] * std::abs(rot[1][i]) -
+            s1[2] * std::abs(rot[2][i]);
     }
-  }
-  for (int j = 0; j < 3; ++j) {  // box 2's faces
-    const double sep = std::abs(q[j]) - s2[j] - s1[0] * std::abs(rot[0][j]) -
-                       s1[1] * std::abs(rot[1][j]) - s1[2] * std::abs(rot[2][j]);
     if (sep > margin) return 0;
-    const double pen = s2[j] + s1[0] * std::abs(rot[0][j]) + s1[1] * std::abs(rot[1][j]) +
-                       s1[2] * std::abs(rot[2][j]) - std::abs(q[j]);
-    if (pen < best) {
-      best = pen;
-      code = 3 + j;
+    if (-sep < best) {
+      best = -sep;
+      code = k % 2 == 0 ? i : 3 + i;
     }
   }
   for (int i = 0; i < 3; ++i) {  // edge crossings, in box 1's frame
@@ -383,8 +399,13 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
       const double pen = s1[0] * std::abs(l[0]) + s1[1] * std::abs(l[1]) + s1[2] * std::abs(l[2]) +
                          ext2 - std::abs(dot3(p, l));
       if (pen < -margin) return 0;
-      if (pen < best) {
-        best = pen;
+      // Edge axes: the penetration scaled by 1 + 1e-12 is the key, the last edge axis taken on
+      // ties with another edge axis. So a face axis keeps an exact (or rounding-level) tie when
+      // the boxes penetrate or touch, and an edge axis takes it when they are apart.
+      const double key = pen * kEdgeKeyScale;
+      if (key < best || (key == best && code >= 6)) {
+        best = key;
+        best_pen = pen;
         code = 6 + 3 * i + j;
         copy3(best_l, l);
       }
@@ -404,7 +425,7 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
     scale3(r.normal, r.N, on1 ? 1 : -1);
     r.face_axis = true;
     r.first_axis = -1;
-    return contacts(r, con);
+    return drop_repeats(con, contacts(r, con));
   }
 
   // edge against edge: normal in world coordinates, from box 1 to box 2
@@ -437,7 +458,7 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   add_scaled3(q2, p2, vb, tb);
   add3(r.ee_pos, q1, q2);
   scale3(r.ee_pos, r.ee_pos, 0.5);
-  r.ee_dist = -best;
+  r.ee_dist = -best_pen;
 
   // box 1's face most aligned with the normal as the reference, box 2's edge axis listed first
   int k = 0;
@@ -468,7 +489,7 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
     r.ee_coord = 1;
     r.ee_value = ff.v_sign * side_c * s1[c];
   }
-  return contacts(r, con);
+  return drop_repeats(con, contacts(r, con));
 }
 
 }  // namespace joco::narrow
