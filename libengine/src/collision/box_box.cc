@@ -81,6 +81,7 @@ struct Routine {
   double normal[3];  // contact normal, from box 1 to box 2
   double margin;
   bool face_axis;  // a face separating axis (else an edge axis)
+  double sep = 0;  // face axes: the separation along the axis
   int first_axis;  // edge axes: the incident box's edge axis, listed first
   // edge axes: the crossing of the two edges, replaced by their nearest-point pair
   int ee_coord = -1;
@@ -91,16 +92,25 @@ struct Routine {
 
 class Writer {
  public:
-  Writer(Contact* con, const Routine& r) : con_(con), r_(r) {}
+  Writer(Contact* con, const Routine& r, const double* deepest)
+      : con_(con), r_(r), deepest_(deepest) {}
   // Adds the contact between incident point xi and reference point xr when deep enough.
   void add(const double* xi, const double* xr) {
     if (n_ >= kMaxConPair) return;
     double dif[3], pos[3];
-    sub3(dif, xi, xr);
-    const double depth = dot3(dif, r_.N);
-    if (depth > r_.margin) return;
-    add3(pos, xi, xr);
-    scale3(pos, pos, 0.5);
+    double depth;
+    if (r_.face_axis) {
+      sub3(dif, xi, deepest_);
+      depth = r_.sep + dot3(dif, r_.N);
+      if (depth > r_.margin) return;
+      add_scaled3(pos, xr, r_.N, depth / 2);
+    } else {
+      sub3(dif, xi, xr);
+      depth = dot3(dif, r_.N);
+      if (depth > r_.margin) return;
+      add3(pos, xi, xr);
+      scale3(pos, pos, 0.5);
+    }
     set_contact(con_ + n_++, r_.face_axis ? depth / 2 : depth, pos, r_.normal);
   }
   void add_exact(const double* pos, double dist) {
@@ -112,6 +122,7 @@ class Writer {
  private:
   Contact* con_;
   const Routine& r_;
+  const double* deepest_;
   int n_ = 0;
 };
 
@@ -197,7 +208,7 @@ int contacts(const Routine& r, Contact* con) {
     out[1] = dot3(w, v);
   };
 
-  Writer out(con, r);
+  Writer out(con, r, corner[0]);
   // incident edges against the face's boundary lines
   static constexpr int kPairs[4][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
   const int npairs = nflat == 2 ? 4 : (nflat == 1 ? 1 : 0);
@@ -421,11 +432,36 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
     r.inc = on1 ? &b2 : &b1;
     r.k = k;
     r.side = on1 ? (p[k] >= 0 ? 1 : -1) : (q[k] >= 0 ? -1 : 1);
-    scale3(r.N, r.ref->axis[k], r.side);
+    // in the reference box's frame, centred on it
+    const double origin[3] = {0, 0, 0};
+    Box lref{origin, r.ref->size, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    double c2[3];
+    Box linc{c2, r.inc->size, {}};
+    for (int a = 0; a < 3; ++a) {
+      c2[a] = on1 ? p[a] : -q[a];
+      for (int b = 0; b < 3; ++b) linc.axis[a][b] = on1 ? rot[b][a] : rot[a][b];
+    }
+    r.ref = &lref;
+    r.inc = &linc;
+    for (int a = 0; a < 3; ++a) r.N[a] = (a == k ? r.side : 0);
     scale3(r.normal, r.N, on1 ? 1 : -1);
     r.face_axis = true;
     r.first_axis = -1;
-    return drop_repeats(con, contacts(r, con));
+    r.sep = -best;
+    const int n = contacts(r, con);
+    const Box& R = on1 ? b1 : b2;
+    for (int c = 0; c < n; ++c) {
+      double pos[3], nrm[3];
+      copy3(pos, R.pos);
+      for (int a = 0; a < 3; ++a)
+        pos[a] = R.pos[a] + R.axis[0][a] * con[c].pos[0] + R.axis[1][a] * con[c].pos[1] +
+                 R.axis[2][a] * con[c].pos[2];
+      for (int a = 0; a < 3; ++a)
+        nrm[a] = R.axis[0][a] * con[c].frame[0] + R.axis[1][a] * con[c].frame[1] +
+                 R.axis[2][a] * con[c].frame[2];
+      set_contact(con + c, con[c].dist, pos, nrm);
+    }
+    return drop_repeats(con, n);
   }
 
   // edge against edge: normal in world coordinates, from box 1 to box 2
