@@ -2,7 +2,8 @@
 // oracle test).
 //
 // Separating axes (3 + 3 face normals, 9 edge crossings) computed in box 1's frame, the least
-// penetrating one chosen, the first in that order on ties. Then one contact routine for both kinds:
+// penetrating one chosen (see "Exactly aligned boxes" below for its keys and ties). Then one
+// contact routine for both kinds:
 //
 // - a reference face of one box (the face axis found; for an edge axis, box 1's face most aligned
 //   with the normal), with a fixed in-plane frame (u, v) per face (face_frame), and the other
@@ -14,10 +15,13 @@
 //   face's boundary lines (u = -su, u = su, v = -sv, v = sv), within both; the face's corners over
 //   an incident face; the incident corners over the face;
 // - each point is paired with its projection along N on the other surface; the contact sits
-//   midway, at the depth along N, kept when that depth is below the margin.
+//   midway, at the depth along N, kept when that depth is not above the margin;
+// - a contact at the same position as a later one is dropped (see below).
 //
-// Face axes: N is the face normal; incident corner 0 is always a candidate (even off the face);
-// the distance reported is half the depth (as MuJoCo 2.2.2 does). Edge axes: N is the edge
+// Face axes: computed in the reference box's frame, centred on it; N is the face normal; incident
+// corner 0 is always a candidate (even off the face); a point's depth is the axis's separation
+// plus its offset along N from corner 0, the contact sits that half depth from the face, and the
+// distance reported is half the depth (as MuJoCo 2.2.2 does). Edge axes: N is the edge
 // normal, points are carried along N onto the face plane, the distance is the depth, and the
 // crossing of the two edges is their exact nearest-point pair. The face's corners are located on
 // the incident face by Cramer's rule in the face's frame, and MuJoCo 2.2.2 overwrites the
@@ -38,6 +42,33 @@
 // corners one when a face corner was added, two when nothing was (paired with the face point at
 // their coordinates clamped to the face, at distance +-sqrt(depth^2 + d^2), d the clamped offset
 // in the face's frame, signed as the depth).
+//
+// Exactly aligned boxes (faces parallel, measured on random states with sizes in multiples of
+// 0.05, the 24 axis rotations for each box, offsets making faces and edges coincide; the oracle
+// test box_stack_oracle_test.cc), where ties decide:
+// - contacts at the same position (bit for bit) as a later one are dropped, the last kept and the
+//   order otherwise unchanged: MuJoCo's contact list for a box pair has these (its box-box
+//   function called directly keeps them; capsule pairs' repeated points are kept): held in all of
+//   40000 states;
+// - face axes are keyed by their separation |offset| - own half size - the other box's extent
+//   (the value that rejects them beyond the margin, with its rounding), negated, and taken in the
+//   order box 1's axis 0, box 2's axis 0, box 1's axis 1, ..., the first on ties: with the
+//   separations tied, box 2's face is the reference exactly when its axis index is below box 1's
+//   (all of 24800 penetrating states with no shared edge lines); keyed by the penetration summed
+//   the other way, or in the order box 1's then box 2's, a third of them differ;
+// - edge axes are keyed by their penetration scaled by 1 + 1e-12, the last edge axis taken on ties
+//   with another: MuJoCo takes a face axis on exact (and rounding-level) ties when the boxes
+//   penetrate (19428 of 19428 states report half the depth) and an edge axis when they are apart
+//   within the margin (19030 of 19030 report the full separation); any scale from 1 + 1e-14 to
+//   1 + 1e-10 gives the same, and no longer changes the random sweeps' choices;
+// - a face's corner over the incident face, and an incident corner over the face, must lie
+//   strictly inside (on the boundary they are not candidates), while the incident edges' crossings
+//   with the face's boundary lines count at either end (t in [0, 1], |other| <= half size): the
+//   stack of two equal cubes then gives MuJoCo's 9 points (8 crossings, corner 0), 4 once the
+//   repeats are dropped.
+// What remains differs by MuJoCo's own rounding of points on the boxes' boundaries (a corner a
+// few ulps inside or outside) and, apart, of which of two tied edge axes it takes; measured in
+// man/joco-simulate.1 (DIFFERENCES FROM MUJOCO 2.2.2).
 #include <algorithm>
 #include <cmath>
 
@@ -428,38 +459,36 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   if (code < 6) {
     const bool on1 = code < 3;
     const int k = on1 ? code : code - 3;
-    r.ref = on1 ? &b1 : &b2;
-    r.inc = on1 ? &b2 : &b1;
     r.k = k;
     r.side = on1 ? (p[k] >= 0 ? 1 : -1) : (q[k] >= 0 ? -1 : 1);
-    // in the reference box's frame, centred on it
+    // Computed in the reference box's frame, centred on it (MuJoCo's rounding of the points
+    // there), then carried back: the other box's centre and axes in that frame.
+    const Box& ref = on1 ? b1 : b2;
     const double origin[3] = {0, 0, 0};
-    Box lref{origin, r.ref->size, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-    double c2[3];
-    Box linc{c2, r.inc->size, {}};
+    const Box local_ref{origin, ref.size, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    double centre[3];
+    Box local_inc{centre, on1 ? s2 : s1, {}};
     for (int a = 0; a < 3; ++a) {
-      c2[a] = on1 ? p[a] : -q[a];
-      for (int b = 0; b < 3; ++b) linc.axis[a][b] = on1 ? rot[b][a] : rot[a][b];
+      centre[a] = on1 ? p[a] : -q[a];
+      for (int b = 0; b < 3; ++b) local_inc.axis[a][b] = on1 ? rot[b][a] : rot[a][b];
     }
-    r.ref = &lref;
-    r.inc = &linc;
-    for (int a = 0; a < 3; ++a) r.N[a] = (a == k ? r.side : 0);
+    r.ref = &local_ref;
+    r.inc = &local_inc;
+    for (int a = 0; a < 3; ++a) r.N[a] = a == k ? r.side : 0;
     scale3(r.normal, r.N, on1 ? 1 : -1);
     r.face_axis = true;
     r.first_axis = -1;
     r.sep = -best;
     const int n = contacts(r, con);
-    const Box& R = on1 ? b1 : b2;
     for (int c = 0; c < n; ++c) {
-      double pos[3], nrm[3];
-      copy3(pos, R.pos);
-      for (int a = 0; a < 3; ++a)
-        pos[a] = R.pos[a] + R.axis[0][a] * con[c].pos[0] + R.axis[1][a] * con[c].pos[1] +
-                 R.axis[2][a] * con[c].pos[2];
-      for (int a = 0; a < 3; ++a)
-        nrm[a] = R.axis[0][a] * con[c].frame[0] + R.axis[1][a] * con[c].frame[1] +
-                 R.axis[2][a] * con[c].frame[2];
-      set_contact(con + c, con[c].dist, pos, nrm);
+      double pos[3], normal[3];
+      for (int a = 0; a < 3; ++a) {
+        pos[a] = ref.pos[a] + ref.axis[0][a] * con[c].pos[0] + ref.axis[1][a] * con[c].pos[1] +
+                 ref.axis[2][a] * con[c].pos[2];
+        normal[a] = ref.axis[0][a] * con[c].frame[0] + ref.axis[1][a] * con[c].frame[1] +
+                    ref.axis[2][a] * con[c].frame[2];
+      }
+      set_contact(con + c, con[c].dist, pos, normal);
     }
     return drop_repeats(con, n);
   }
