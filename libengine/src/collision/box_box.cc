@@ -2,7 +2,8 @@
 // oracle test).
 //
 // Separating axes (3 + 3 face normals, 9 edge crossings) computed in box 1's frame, the least
-// penetrating one chosen, the first in that order on ties. Then one contact routine for both kinds:
+// penetrating one chosen (see "Exactly aligned boxes" below for its keys and ties). Then one
+// contact routine for both kinds:
 //
 // - a reference face of one box (the face axis found; for an edge axis, box 1's face most aligned
 //   with the normal), with a fixed in-plane frame (u, v) per face (face_frame), and the other
@@ -14,10 +15,13 @@
 //   face's boundary lines (u = -su, u = su, v = -sv, v = sv), within both; the face's corners over
 //   an incident face; the incident corners over the face;
 // - each point is paired with its projection along N on the other surface; the contact sits
-//   midway, at the depth along N, kept when that depth is below the margin.
+//   midway, at the depth along N, kept when that depth is not above the margin;
+// - a contact at the same position as a later one is dropped (see below).
 //
-// Face axes: N is the face normal; incident corner 0 is always a candidate (even off the face);
-// the distance reported is half the depth (as MuJoCo 2.2.2 does). Edge axes: N is the edge
+// Face axes: computed in the reference box's frame, centred on it; N is the face normal; incident
+// corner 0 is always a candidate (even off the face); a point's depth is the axis's separation
+// plus its offset along N from corner 0, the contact sits that half depth from the face, and the
+// distance reported is half the depth (as MuJoCo 2.2.2 does). Edge axes: N is the edge
 // normal, points are carried along N onto the face plane, the distance is the depth, and the
 // crossing of the two edges is their exact nearest-point pair. The face's corners are located on
 // the incident face by Cramer's rule in the face's frame, and MuJoCo 2.2.2 overwrites the
@@ -38,6 +42,33 @@
 // corners one when a face corner was added, two when nothing was (paired with the face point at
 // their coordinates clamped to the face, at distance +-sqrt(depth^2 + d^2), d the clamped offset
 // in the face's frame, signed as the depth).
+//
+// Exactly aligned boxes (faces parallel, measured on random states with sizes in multiples of
+// 0.05, the 24 axis rotations for each box, offsets making faces and edges coincide; the oracle
+// test box_stack_oracle_test.cc), where ties decide:
+// - contacts at the same position (bit for bit) as a later one are dropped, the last kept and the
+//   order otherwise unchanged: MuJoCo's contact list for a box pair has these (its box-box
+//   function called directly keeps them; capsule pairs' repeated points are kept): held in all of
+//   40000 states;
+// - face axes are keyed by their separation |offset| - own half size - the other box's extent
+//   (the value that rejects them beyond the margin, with its rounding), negated, and taken in the
+//   order box 1's axis 0, box 2's axis 0, box 1's axis 1, ..., the first on ties: with the
+//   separations tied, box 2's face is the reference exactly when its axis index is below box 1's
+//   (all of 24800 penetrating states with no shared edge lines); keyed by the penetration summed
+//   the other way, or in the order box 1's then box 2's, a third of them differ;
+// - edge axes are keyed by their penetration scaled by 1 + 1e-12, the last edge axis taken on ties
+//   with another: MuJoCo takes a face axis on exact (and rounding-level) ties when the boxes
+//   penetrate (19428 of 19428 states report half the depth) and an edge axis when they are apart
+//   within the margin (19030 of 19030 report the full separation); any scale from 1 + 1e-14 to
+//   1 + 1e-10 gives the same, and no longer changes the random sweeps' choices;
+// - a face's corner over the incident face, and an incident corner over the face, must lie
+//   strictly inside (on the boundary they are not candidates), while the incident edges' crossings
+//   with the face's boundary lines count at either end (t in [0, 1], |other| <= half size): the
+//   stack of two equal cubes then gives MuJoCo's 9 points (8 crossings, corner 0), 4 once the
+//   repeats are dropped.
+// What remains differs by MuJoCo's own rounding of points on the boxes' boundaries (a corner a
+// few ulps inside or outside) and, apart, of which of two tied edge axes it takes; measured in
+// man/joco-simulate.1 (DIFFERENCES FROM MUJOCO 2.2.2).
 #include <algorithm>
 #include <cmath>
 
@@ -48,6 +79,11 @@ namespace joco::narrow {
 using namespace joco::math;
 
 namespace {
+
+// Edge axes' keys in the choice of the separating axis are their penetrations scaled by this:
+// MuJoCo 2.2.2 prefers face axes on ties when the boxes penetrate, edge axes when they are apart
+// (measured on exactly aligned boxes; any scale from 1 + 1e-14 to 1 + 1e-10 gives the same).
+constexpr double kEdgeKeyScale = 1 + 1e-12;
 
 struct Box {
   const double* pos;
@@ -76,6 +112,7 @@ struct Routine {
   double normal[3];  // contact normal, from box 1 to box 2
   double margin;
   bool face_axis;  // a face separating axis (else an edge axis)
+  double sep = 0;  // face axes: the separation along the axis
   int first_axis;  // edge axes: the incident box's edge axis, listed first
   // edge axes: the crossing of the two edges, replaced by their nearest-point pair
   int ee_coord = -1;
@@ -86,16 +123,25 @@ struct Routine {
 
 class Writer {
  public:
-  Writer(Contact* con, const Routine& r) : con_(con), r_(r) {}
+  Writer(Contact* con, const Routine& r, const double* deepest)
+      : con_(con), r_(r), deepest_(deepest) {}
   // Adds the contact between incident point xi and reference point xr when deep enough.
   void add(const double* xi, const double* xr) {
     if (n_ >= kMaxConPair) return;
     double dif[3], pos[3];
-    sub3(dif, xi, xr);
-    const double depth = dot3(dif, r_.N);
-    if (depth > r_.margin) return;
-    add3(pos, xi, xr);
-    scale3(pos, pos, 0.5);
+    double depth;
+    if (r_.face_axis) {
+      sub3(dif, xi, deepest_);
+      depth = r_.sep + dot3(dif, r_.N);
+      if (depth > r_.margin) return;
+      add_scaled3(pos, xr, r_.N, depth / 2);
+    } else {
+      sub3(dif, xi, xr);
+      depth = dot3(dif, r_.N);
+      if (depth > r_.margin) return;
+      add3(pos, xi, xr);
+      scale3(pos, pos, 0.5);
+    }
     set_contact(con_ + n_++, r_.face_axis ? depth / 2 : depth, pos, r_.normal);
   }
   void add_exact(const double* pos, double dist) {
@@ -107,6 +153,7 @@ class Writer {
  private:
   Contact* con_;
   const Routine& r_;
+  const double* deepest_;
   int n_ = 0;
 };
 
@@ -192,7 +239,7 @@ int contacts(const Routine& r, Contact* con) {
     out[1] = dot3(w, v);
   };
 
-  Writer out(con, r);
+  Writer out(con, r, corner[0]);
   // incident edges against the face's boundary lines
   static constexpr int kPairs[4][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
   const int npairs = nflat == 2 ? 4 : (nflat == 1 ? 1 : 0);
@@ -278,8 +325,8 @@ int contacts(const Routine& r, Contact* con) {
       sub3(w, p0, xr);
       add_scaled3(xi, xr, r.N, dot3(w, fn) / nfn);
       sub3(w, xi, p0);
-      if (std::abs(dot3(w, I.axis[flat[0]])) <= I.size[flat[0]] &&
-          std::abs(dot3(w, I.axis[flat[1]])) <= I.size[flat[1]]) {
+      if (std::abs(dot3(w, I.axis[flat[0]])) < I.size[flat[0]] &&
+          std::abs(dot3(w, I.axis[flat[1]])) < I.size[flat[1]]) {
         out.add(xi, xr);
       }
     }
@@ -290,7 +337,9 @@ int contacts(const Routine& r, Contact* con) {
     double pc[2];
     coords(pc, corner[c]);
     const int outside = !(std::abs(pc[0]) <= su) + !(std::abs(pc[1]) <= sv);
-    if ((c == 0 && r.face_axis) || outside == 0) {
+    // face axes: strictly within the face (a corner on its boundary is not found)
+    const bool inside = r.face_axis ? std::abs(pc[0]) < su && std::abs(pc[1]) < sv : outside == 0;
+    if ((c == 0 && r.face_axis) || inside) {
       double xr[3];
       onref(xr, corner[c]);
       out.add(corner[c], xr);
@@ -313,6 +362,21 @@ int contacts(const Routine& r, Contact* con) {
     }
   }
   return out.count();
+}
+
+// Drops each contact at the same position as a later one (the last of equal points is kept, the
+// order otherwise unchanged), as in MuJoCo 2.2.2's contact list for box pairs.
+int drop_repeats(Contact* con, int n) {
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    bool repeated = false;
+    for (int j = i + 1; j < n && !repeated; ++j) {
+      repeated = con[i].pos[0] == con[j].pos[0] && con[i].pos[1] == con[j].pos[1] &&
+                 con[i].pos[2] == con[j].pos[2];
+    }
+    if (!repeated) con[kept++] = con[i];
+  }
+  return kept;
 }
 
 }  // namespace
@@ -338,33 +402,27 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   }
   for (int j = 0; j < 3; ++j) q[j] = rot[0][j] * p[0] + rot[1][j] * p[1] + rot[2][j] * p[2];
 
-  double best = 1e300, best_l[3] = {0, 0, 0};
+  // The least penetrating axis: the one with the smallest key, the first in this order on ties.
+  // Face axes (box 1's axis 0, box 2's axis 0, box 1's axis 1, ...): apart when the separation
+  // |offset| - own half size - the other box's extent, subtracted in this order, exceeds the
+  // margin (MuJoCo 2.2.2's rounding: with faces exactly touching its last bit decides, +-1e-17),
+  // and that separation, negated, is the key.
+  double best = 1e300, best_pen = 0, best_l[3] = {0, 0, 0};
   int code = -1;
-  // Face axes: apart when the separation |offset| - own half size - the other box's extent,
-  // subtracted in this order, exceeds the margin. That is MuJoCo 2.2.2's rounding: with faces
-  // exactly touching its last bit decides (+-1e-17 where the penetration below, summed the other
-  // way round, is 0; measured on 256 boxes on a box floor, all agreeing). The penetration keeps
-  // its own rounding to choose the axis: MuJoCo's choice on ties in collision/boxes.xml.
-  for (int i = 0; i < 3; ++i) {  // box 1's faces
-    const double sep = std::abs(p[i]) - s1[i] - s2[0] * std::abs(rot[i][0]) -
-                       s2[1] * std::abs(rot[i][1]) - s2[2] * std::abs(rot[i][2]);
-    if (sep > margin) return 0;
-    const double pen = s1[i] + s2[0] * std::abs(rot[i][0]) + s2[1] * std::abs(rot[i][1]) +
-                       s2[2] * std::abs(rot[i][2]) - std::abs(p[i]);
-    if (pen < best) {
-      best = pen;
-      code = i;
+  for (int k = 0; k < 6; ++k) {
+    const int i = k / 2;
+    double sep;
+    if (k % 2 == 0) {  // box 1's face
+      sep = std::abs(p[i]) - s1[i] - s2[0] * std::abs(rot[i][0]) - s2[1] * std::abs(rot[i][1]) -
+            s2[2] * std::abs(rot[i][2]);
+    } else {  // box 2's face
+      sep = std::abs(q[i]) - s2[i] - s1[0] * std::abs(rot[0][i]) - s1[1] * std::abs(rot[1][i]) -
+            s1[2] * std::abs(rot[2][i]);
     }
-  }
-  for (int j = 0; j < 3; ++j) {  // box 2's faces
-    const double sep = std::abs(q[j]) - s2[j] - s1[0] * std::abs(rot[0][j]) -
-                       s1[1] * std::abs(rot[1][j]) - s1[2] * std::abs(rot[2][j]);
     if (sep > margin) return 0;
-    const double pen = s2[j] + s1[0] * std::abs(rot[0][j]) + s1[1] * std::abs(rot[1][j]) +
-                       s1[2] * std::abs(rot[2][j]) - std::abs(q[j]);
-    if (pen < best) {
-      best = pen;
-      code = 3 + j;
+    if (-sep < best) {
+      best = -sep;
+      code = k % 2 == 0 ? i : 3 + i;
     }
   }
   for (int i = 0; i < 3; ++i) {  // edge crossings, in box 1's frame
@@ -383,8 +441,13 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
       const double pen = s1[0] * std::abs(l[0]) + s1[1] * std::abs(l[1]) + s1[2] * std::abs(l[2]) +
                          ext2 - std::abs(dot3(p, l));
       if (pen < -margin) return 0;
-      if (pen < best) {
-        best = pen;
+      // Edge axes: the penetration scaled by 1 + 1e-12 is the key, the last edge axis taken on
+      // ties with another edge axis. So a face axis keeps an exact (or rounding-level) tie when
+      // the boxes penetrate or touch, and an edge axis takes it when they are apart.
+      const double key = pen * kEdgeKeyScale;
+      if (key < best || (key == best && code >= 6)) {
+        best = key;
+        best_pen = pen;
         code = 6 + 3 * i + j;
         copy3(best_l, l);
       }
@@ -396,15 +459,38 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   if (code < 6) {
     const bool on1 = code < 3;
     const int k = on1 ? code : code - 3;
-    r.ref = on1 ? &b1 : &b2;
-    r.inc = on1 ? &b2 : &b1;
     r.k = k;
     r.side = on1 ? (p[k] >= 0 ? 1 : -1) : (q[k] >= 0 ? -1 : 1);
-    scale3(r.N, r.ref->axis[k], r.side);
+    // Computed in the reference box's frame, centred on it (MuJoCo's rounding of the points
+    // there), then carried back: the other box's centre and axes in that frame.
+    const Box& ref = on1 ? b1 : b2;
+    const double origin[3] = {0, 0, 0};
+    const Box local_ref{origin, ref.size, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    double centre[3];
+    Box local_inc{centre, on1 ? s2 : s1, {}};
+    for (int a = 0; a < 3; ++a) {
+      centre[a] = on1 ? p[a] : -q[a];
+      for (int b = 0; b < 3; ++b) local_inc.axis[a][b] = on1 ? rot[b][a] : rot[a][b];
+    }
+    r.ref = &local_ref;
+    r.inc = &local_inc;
+    for (int a = 0; a < 3; ++a) r.N[a] = a == k ? r.side : 0;
     scale3(r.normal, r.N, on1 ? 1 : -1);
     r.face_axis = true;
     r.first_axis = -1;
-    return contacts(r, con);
+    r.sep = -best;
+    const int n = contacts(r, con);
+    for (int c = 0; c < n; ++c) {
+      double pos[3], normal[3];
+      for (int a = 0; a < 3; ++a) {
+        pos[a] = ref.pos[a] + ref.axis[0][a] * con[c].pos[0] + ref.axis[1][a] * con[c].pos[1] +
+                 ref.axis[2][a] * con[c].pos[2];
+        normal[a] = ref.axis[0][a] * con[c].frame[0] + ref.axis[1][a] * con[c].frame[1] +
+                    ref.axis[2][a] * con[c].frame[2];
+      }
+      set_contact(con + c, con[c].dist, pos, normal);
+    }
+    return drop_repeats(con, n);
   }
 
   // edge against edge: normal in world coordinates, from box 1 to box 2
@@ -437,7 +523,7 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
   add_scaled3(q2, p2, vb, tb);
   add3(r.ee_pos, q1, q2);
   scale3(r.ee_pos, r.ee_pos, 0.5);
-  r.ee_dist = -best;
+  r.ee_dist = -best_pen;
 
   // box 1's face most aligned with the normal as the reference, box 2's edge axis listed first
   int k = 0;
@@ -468,7 +554,7 @@ int box_box(const Model& m, const Data& d, Contact* con, int g1, int g2, double 
     r.ee_coord = 1;
     r.ee_value = ff.v_sign * side_c * s1[c];
   }
-  return contacts(r, con);
+  return drop_repeats(con, contacts(r, con));
 }
 
 }  // namespace joco::narrow
