@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "forward/timer.h"
+#include "data/timer.h"
 #include "joco/actuation.h"
 #include "joco/collision.h"
 #include "joco/constraint.h"
