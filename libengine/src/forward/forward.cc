@@ -7,6 +7,7 @@
 #include "joco/collision.h"
 #include "joco/constraint.h"
 #include "joco/inverse.h"
+#include "joco/jacobian.h"
 #include "joco/passive.h"
 #include "joco/sensor.h"
 #include "joco/smooth.h"
