@@ -6,8 +6,6 @@
 #include <iostream>
 #include <new>
 
-#include "joco/error.h"
-
 namespace joco::tools {
 
 namespace {
@@ -25,6 +23,14 @@ void set_up_logging(const ToolContext& ctx) {
 }  // namespace
 
 const std::string& command_line() { return g_command_line; }
+
+ExitCode exit_code(const Error& e) {
+  switch (e.kind()) {
+    case ErrorKind::kInput: return kExitBadInput;
+    case ErrorKind::kRuntime: return kExitRuntime;
+  }
+  return kExitRuntime;
+}
 
 int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
              const std::function<void(CLI::App&)>& define,
@@ -53,9 +59,12 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
   set_up_logging(ctx);
   try {
     return run(ctx);
+  } catch (const UsageError& e) {
+    spdlog::error("{}", e.what());
+    return kExitUsage;
   } catch (const Error& e) {
     spdlog::error("{}", e.what());
-    return e.code();
+    return exit_code(e);
   } catch (const std::bad_alloc&) {
     spdlog::error("out of memory");
     return kExitRuntime;

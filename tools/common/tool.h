@@ -4,9 +4,30 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
+#include "joco/error.h"
+
 namespace joco::tools {
+
+// Exit codes of every tool (toolchain contract).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitCheckFailed = 1,
+  kExitUsage = 2,
+  kExitBadInput = 3,
+  kExitRuntime = 4,
+};
+
+// A bad flag, value or combination of them: exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// The exit code of an engine error: bad input 3, a failure while running 4.
+ExitCode exit_code(const Error& e);
 
 struct ToolContext {
   std::string name;   // "joco-compile"
@@ -16,7 +37,7 @@ struct ToolContext {
 
 // Runs a tool: builds the CLI (`define` adds the tool's options), parses, sets up logging, calls
 // `run`, and turns every failure into a message on standard error and an exit code:
-// usage errors 2, joco::Error its own code, out of memory and other failures 4.
+// usage errors 2, joco::Error the code of its kind (exit_code), out of memory and other failures 4.
 int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
              const std::function<void(CLI::App&)>& define,
              const std::function<int(const ToolContext&)>& run);

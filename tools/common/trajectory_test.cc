@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/io.h"
+#include "common/tool.h"
 #include "common/tool_test_support.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
@@ -121,7 +122,7 @@ std::string input_error(F&& f) {
   try {
     f();
   } catch (const InputError& e) {
-    EXPECT_EQ(e.code(), kExitBadInput);
+    EXPECT_EQ(exit_code(e), kExitBadInput);
     return e.what();
   }
   ADD_FAILURE() << "no InputError";
@@ -514,7 +515,7 @@ TEST_F(TrajectoryTest, WriteFailuresAreRuntimeErrors) {
     TrajectoryFileWriter file(p, m, options());
     ADD_FAILURE() << "no error";
   } catch (const RuntimeError& e) {
-    EXPECT_EQ(e.code(), kExitRuntime);
+    EXPECT_EQ(exit_code(e), kExitRuntime);
     EXPECT_EQ(e.what(), "cannot create " + p + ": No such file or directory");
   }
 }

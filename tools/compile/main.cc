@@ -28,10 +28,10 @@ int main(int argc, char** argv) {
       },
       [&](const joco::tools::ToolContext&) {
         if (output.empty() && print.empty()) {
-          throw joco::UsageError("nothing to do: give -o OUT.jmb and/or --print json|text");
+          throw joco::tools::UsageError("nothing to do: give -o OUT.jmb and/or --print json|text");
         }
         if (output == "-" && !print.empty()) {
-          throw joco::UsageError("-o - and --print both want standard output; choose one");
+          throw joco::tools::UsageError("-o - and --print both want standard output; choose one");
         }
         const joco::Model model = joco::tools::load_model(input);
         spdlog::info("{}: nq={} nv={} nu={} nbody={} ngeom={}", joco::tools::display_name(input),

@@ -23,9 +23,9 @@
 #include "common/tool.h"
 #include "common/trajectory.h"
 #include "joco/error.h"
-#include "joco/finite_difference.h"
 #include "joco/forward.h"
 #include "joco/inverse.h"
+#include "joco/motion_differences.h"
 #include "joco/smooth.h"
 
 namespace joco::tools {

@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
         for (const std::string& p : package_paths) {
           const size_t eq = p.find('=');
           if (eq == std::string::npos || eq == 0 || eq + 1 == p.size()) {
-            throw joco::UsageError("--package-path wants NAME=DIR, not '" + p + "'");
+            throw joco::tools::UsageError("--package-path wants NAME=DIR, not '" + p + "'");
           }
           options.package_paths.emplace_back(p.substr(0, eq), p.substr(eq + 1));
         }

@@ -57,6 +57,10 @@ inline constexpr int joint_nv(int type) {
   return type == kJointFree ? 6 : type == kJointBall ? 3 : 1;
 }
 
+// Where a geom's or site's frame is (geom_sameframe, site_sameframe): its own local pose, the
+// body's frame, or the body's inertial frame.
+enum SameFrame : int { kSameFrameNone = 0, kSameFrameBody, kSameFrameInertia };
+
 enum GeomType : int {
   kGeomPlane = 0,
   kGeomHfield,

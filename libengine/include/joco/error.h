@@ -1,4 +1,6 @@
-// Errors raised by loaders and tools. Each carries the exit code of the toolchain contract.
+// Errors the engine raises, by kind: the input is bad, or running failed. What a kind means to a
+// program is the program's to say: the tools map kinds to the exit codes of their contract
+// (tools/common/tool.h).
 #pragma once
 
 #include <stdexcept>
@@ -6,42 +8,31 @@
 
 namespace joco {
 
-// Exit codes of every tool (toolchain spec).
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitCheckFailed = 1,
-  kExitUsage = 2,
-  kExitBadInput = 3,
-  kExitRuntime = 4,
+enum class ErrorKind {
+  kInput,    // unreadable, malformed or inconsistent input
+  kRuntime,  // a failure while running
 };
 
 class Error : public std::runtime_error {
  public:
-  Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
-  ExitCode code() const { return code_; }
+  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
 
  private:
-  ExitCode code_;
+  ErrorKind kind_;
 };
 
-// A bad flag, value or combination of them: exit code 2.
-class UsageError : public Error {
- public:
-  explicit UsageError(const std::string& message) : Error(kExitUsage, message) {}
-};
-
-// Unreadable, malformed or inconsistent input (model, trajectory, URDF): exit code 3. The message
-// names the file and, where there is one, the line and element or field.
+// Unreadable, malformed or inconsistent input (model, trajectory, URDF). The message names the
+// file and, where there is one, the line and element or field.
 class InputError : public Error {
  public:
-  explicit InputError(const std::string& message) : Error(kExitBadInput, message) {}
+  explicit InputError(const std::string& message) : Error(ErrorKind::kInput, message) {}
 };
 
-// A failure while running: write error, resource exhaustion, divergence under --strict: exit
-// code 4.
+// A failure while running: write error, resource exhaustion, divergence under --strict.
 class RuntimeError : public Error {
  public:
-  explicit RuntimeError(const std::string& message) : Error(kExitRuntime, message) {}
+  explicit RuntimeError(const std::string& message) : Error(ErrorKind::kRuntime, message) {}
 };
 
 }  // namespace joco

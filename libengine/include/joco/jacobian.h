@@ -1,6 +1,7 @@
 // End-effector Jacobians (MuJoCo's mj_jac family): how a point attached to a body moves with the
 // joint velocities. Each is a row-major 3 x nv matrix, translational (jacp) and rotational (jacr);
-// either pointer may be null to skip it. They need kinematics and com_pos (joco/smooth.h).
+// either pointer may be null to skip it. They need kinematics and com_pos (joco/smooth.h), as
+// does apply_force_torque, which maps a force at a point to generalised forces through them.
 #pragma once
 
 #include "joco/data.h"
@@ -31,5 +32,10 @@ void jac_subtree_com(const Model& m, Data& d, double* jacp, int body);
 // to `body` (mj_jacPointAxis): column i of jac_axis is jacr_i x axis. Either may be null.
 void jac_point_axis(const Model& m, Data& d, double* jac_point, double* jac_axis,
                     const double point[3], const double axis[3], int body);
+
+// qfrc += J' [force; torque] for a force and torque (global) applied at the global point `point`
+// attached to `body` (mj_applyFT): their generalised force, through the point's Jacobians.
+void apply_force_torque(const Model& m, const Data& d, const double force[3],
+                        const double torque[3], const double point[3], int body, double* qfrc);
 
 }  // namespace joco

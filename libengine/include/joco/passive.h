@@ -21,11 +21,6 @@ void passive(const Model& m, Data& d);
 // Kutta and Magnus lift, viscous resistance), with the medium's density, viscosity and wind.
 void fluid(const Model& m, Data& d, double* qfrc);
 
-// qfrc += J' [force; torque] for a force and torque (global) applied at the global point `point`
-// attached to `body` (mj_applyFT).
-void apply_force_torque(const Model& m, const Data& d, const double force[3],
-                        const double torque[3], const double point[3], int body, double* qfrc);
-
 // The semi-axes of the ellipsoid the fluid model gives a geom: spheres (r, r, r), capsules
 // (r, r, half-length + r), cylinders (r, r, half-length), ellipsoids and boxes their sizes.
 void fluid_semi_axes(int geom_type, const double size[3], double axes[3]);

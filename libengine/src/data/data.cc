@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "data/hessian_cache.h"
 #include "joco/error.h"
 #include "joco/log.h"
-#include "solver/hessian_pattern.h"
 
 namespace joco {
 

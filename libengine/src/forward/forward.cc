@@ -2,11 +2,12 @@
 
 #include <cstring>
 
-#include "forward/timer.h"
+#include "data/timer.h"
 #include "joco/actuation.h"
 #include "joco/collision.h"
 #include "joco/constraint.h"
 #include "joco/inverse.h"
+#include "joco/jacobian.h"
 #include "joco/passive.h"
 #include "joco/sensor.h"
 #include "joco/smooth.h"

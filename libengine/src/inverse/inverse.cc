@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "forward/timer.h"
+#include "data/timer.h"
 #include "joco/constraint.h"
 #include "joco/derivative.h"
 #include "joco/forward.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "joco/finite_difference.h"
 #include "joco/forward.h"
 #include "joco/mjcf.h"
+#include "joco/motion_differences.h"
 #include "joco/smooth.h"
 #include "support/test_support.h"
 

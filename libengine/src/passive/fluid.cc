@@ -1,6 +1,7 @@
 // Fluid forces of MuJoCo 2.2.2's two stateless models: the inertia-box model (each body is its
 // equivalent inertia box) and the ellipsoid model (each fluidshape="ellipsoid" geom is an
 // ellipsoid with added mass, drag, lift and viscous resistance).
+#include "joco/jacobian.h"
 #include "joco/passive.h"
 #include "math/vec.h"
 #include "passive/fluid_forces.h"

@@ -120,4 +120,18 @@ void jac_point_axis(const Model& m, Data& d, double* jac_point, double* jac_axis
   }
 }
 
+void apply_force_torque(const Model& m, const Data& d, const double force[3],
+                        const double torque[3], const double point[3], int body, double* qfrc) {
+  // Dof i moves the point with angular velocity w_i and linear velocity v_i + w_i x (p - c).
+  double offset[3];
+  sub3(offset, point, d.subtree_com + 3 * m.body_rootid[body]);
+  for (int i = last_dof(m, body); i >= 0; i = m.dof_parentid[i]) {
+    const double* cdof = d.cdof + 6 * i;
+    double wx[3];
+    cross3(wx, cdof, offset);
+    qfrc[i] += dot3(cdof, torque) + force[0] * (cdof[3] + wx[0]) + force[1] * (cdof[4] + wx[1]) +
+               force[2] * (cdof[5] + wx[2]);
+  }
+}
+
 }  // namespace joco

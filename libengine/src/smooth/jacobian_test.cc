@@ -99,6 +99,34 @@ TEST_P(Jacobian, ShortcutsAgreeWithJac) {
   }
 }
 
+// A force and torque at a point act on the dofs as the transposed Jacobians of that point.
+TEST_P(Jacobian, ApplyForceTorqueIsJacobianTransposed) {
+  const Model m = test::random_tree_model(GetParam());
+  Data d(m);
+  test::random_tree_state(m, d, GetParam());
+  kinematics(m, d);
+  com_pos(m, d);
+  const int nv = m.nv;
+  std::vector<double> jacp(3 * nv), jacr(3 * nv), qfrc(nv);
+  const double force[3] = {0.7, -1.1, 0.4}, torque[3] = {-0.3, 0.2, 0.9};
+  int compared = 0;
+  for (int b = 0; b < m.nbody; ++b) {
+    double point[3];
+    add3(point, d.xipos + 3 * b, force);  // any point taken as attached to b
+    jac(m, d, jacp.data(), jacr.data(), point, b);
+    for (int i = 0; i < nv; ++i) qfrc[i] = 1.0 + i;  // it adds
+    apply_force_torque(m, d, force, torque, point, b, qfrc.data());
+    for (int i = 0; i < nv; ++i) {
+      double expected = 1.0 + i;
+      for (int k = 0; k < 3; ++k)
+        expected += jacp[k * nv + i] * force[k] + jacr[k * nv + i] * torque[k];
+      EXPECT_NEAR(qfrc[i], expected, 1e-12) << "body " << b << ", dof " << i;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 0);
+}
+
 TEST(DofChain, ListsTheDofsThatMoveABody) {
   const Model m = test::random_tree_model(4);
   std::vector<int> chain(m.nv);

@@ -9,16 +9,16 @@ namespace {
 
 using namespace math;
 
-// The global pose of an object attached to a body at local (pos, quat): sameframe 1 means the
-// body's frame, 2 its inertial frame.
+// The global pose of an object attached to a body at local (pos, quat), or at the body's frame or
+// inertial frame (SameFrame).
 inline void attach(double* xpos, double* xmat, const Data& d, int body, const double* pos,
                    const double* quat, int sameframe) {
-  if (sameframe == 1) {
+  if (sameframe == kSameFrameBody) {
     copy3(xpos, d.xpos + 3 * body);
     for (int k = 0; k < 9; ++k) xmat[k] = d.xmat[9 * body + k];
     return;
   }
-  if (sameframe == 2) {
+  if (sameframe == kSameFrameInertia) {
     copy3(xpos, d.xipos + 3 * body);
     for (int k = 0; k < 9; ++k) xmat[k] = d.ximat[9 * body + k];
     return;

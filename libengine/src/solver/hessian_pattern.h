@@ -16,9 +16,6 @@
 
 namespace joco::newton {
 
-// The ints of Data::hessian_cache for a model of these sizes.
-int64_t hessian_cache_ints(const ModelSizes& sizes);
-
 struct HessianPattern {
   // Upper triangle by columns in reverse dof order (column nv-1-j holds the rows nv-1-q, q > j):
   // in each column M's rows first (increasing q), then J'J's in the order the rows of J bring

@@ -10,7 +10,7 @@
 #include "joco/constraint.h"
 #include "joco/smooth.h"
 #include "math/vec.h"
-#include "solver/primal.h"
+#include "solver/primal_problem.h"
 
 namespace joco::primal {
 

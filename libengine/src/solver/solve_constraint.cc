@@ -6,8 +6,8 @@
 #include "joco/constraint.h"
 #include "joco/smooth.h"
 #include "joco/solver.h"
-#include "solver/dual.h"
-#include "solver/primal.h"
+#include "solver/dual_problem.h"
+#include "solver/primal_problem.h"
 
 namespace joco {
 

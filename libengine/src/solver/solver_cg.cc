@@ -8,7 +8,7 @@
 #include "joco/smooth.h"
 #include "joco/solver.h"
 #include "math/vec.h"
-#include "solver/primal.h"
+#include "solver/primal_problem.h"
 
 namespace joco {
 

@@ -15,7 +15,7 @@
 #include "joco/solver.h"
 #include "solver/cholesky.h"
 #include "solver/hessian_pattern.h"
-#include "solver/primal.h"
+#include "solver/primal_problem.h"
 
 namespace joco {
 

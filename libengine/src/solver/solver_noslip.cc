@@ -7,7 +7,7 @@
 
 #include "joco/constraint.h"
 #include "joco/solver.h"
-#include "solver/dual.h"
+#include "solver/dual_problem.h"
 
 namespace joco {
 

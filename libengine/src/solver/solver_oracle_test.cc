@@ -16,7 +16,7 @@
 #include "joco/constraint.h"
 #include "joco/solver.h"
 #include "oracle/constraint_cases.h"
-#include "solver/dual.h"
+#include "solver/dual_problem.h"
 
 // MuJoCo 2.2.2 exports its ellipse QPs for two and three unknowns without declaring them.
 extern "C" int mju_QCQP2(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum* d,
@@ -130,7 +130,7 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
         // 178 N in joco; the converged solutions agree, below)
         if (c.d.solver_iter == c.md->solver_iter && o.solver != mjSOL_CG) {
           int differ = 0;
-          // (PGS's classification of elliptic contacts is not reproduced, see dual.h)
+          // (PGS's classification of elliptic contacts is not reproduced, see dual_problem.h)
           const bool skip_elliptic = o.solver == mjSOL_PGS;
           for (int i = 0; i < c.md->nefc; ++i) {
             if (skip_elliptic && c.md->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) continue;

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "joco/solver.h"
-#include "solver/dual.h"
+#include "solver/dual_problem.h"
 
 namespace joco {
 
@@ -59,7 +59,7 @@ double elliptic_block(const dual::Rows& ar, const Data& d, const Contact& con, i
   }
   dual::ellipse_qp(x + 1, at, bt, con.friction, x[0], n);
 
-  // (an update that raises the cost is undone, see dual.h)
+  // (an update that raises the cost is undone, see dual_problem.h)
   const double change = dual::block_cost_change(a, res, old, x, dim);
   if (change > dual::kCostRise) {
     for (int r = 0; r < dim; ++r) x[r] = old[r];

@@ -15,7 +15,7 @@ std::string error_of(const std::string& urdf, UrdfOptions o = {}) {
   try {
     urdf_to_mjcf(urdf, "t.urdf", o);
   } catch (const InputError& e) {
-    EXPECT_EQ(e.code(), kExitBadInput);
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
     return e.what();
   }
   return "";

@@ -2,7 +2,7 @@
 // to the tangent space at that row. A scheme is a window of rows and a polynomial degree; the
 // weights of a derivative at the row are those of the least-squares polynomial (an interpolating
 // one when the window has degree + 1 rows), computed from the actual sample times.
-#include "joco/finite_difference.h"
+#include "joco/motion_differences.h"
 
 #include <Eigen/Dense>
 #include <algorithm>

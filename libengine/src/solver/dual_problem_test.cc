@@ -2,7 +2,7 @@
 // sum (x_k / s_k)^2 <= r^2. Inside, the unconstrained minimum; on the boundary, the optimum
 // (checked against a dense sweep of the ellipse for two unknowns); far outside, a point on the
 // ellipse no worse than the scaled unconstrained minimum.
-#include "solver/dual.h"
+#include "solver/dual_problem.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The dual problem shared by PGS and noslip.
-#include "solver/dual.h"
+#include "solver/dual_problem.h"
 
 #include <cmath>
 #include <cstring>

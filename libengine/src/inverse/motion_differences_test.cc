@@ -1,4 +1,4 @@
-#include "joco/finite_difference.h"
+#include "joco/motion_differences.h"
 
 #include <gtest/gtest.h>
 

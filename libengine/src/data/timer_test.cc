@@ -1,7 +1,7 @@
 // The stage timers: every stage of step counted once per step, nested stages no longer than the
 // stage holding them, the step timer's total close to the wall time of the loop (the clock's
 // calibration), and nothing recorded with the timers off.
-#include "forward/timer.h"
+#include "data/timer.h"
 
 #include <gtest/gtest.h>
 

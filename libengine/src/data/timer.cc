@@ -1,4 +1,4 @@
-#include "forward/timer.h"
+#include "data/timer.h"
 
 #include <thread>
 

@@ -1,6 +1,6 @@
 // The reduced primal problem shared by CG and Newton: state of the iteration, constraint update
 // and gradient.
-#include "solver/primal.h"
+#include "solver/primal_problem.h"
 
 #include <algorithm>
 #include <cmath>
