@@ -48,6 +48,10 @@ void step(const Model& m, Data& d);
 void step1(const Model& m, Data& d);
 void step2(const Model& m, Data& d);
 
+// step1 with forward_skip's skip and skip_sensors (after a divergence reset nothing is skipped):
+// with step2, MuJoCo's mj_stepSkip, the step of the transition derivatives.
+void step1_skip(const Model& m, Data& d, Stage skip, bool skip_sensors);
+
 // step2: advances the state with the results of a forward call at the current state, with the
 // model's integrator.
 void integrate(const Model& m, Data& d);

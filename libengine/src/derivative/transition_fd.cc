@@ -14,15 +14,6 @@ namespace joco {
 
 namespace {
 
-// step with the leading stages skipped (MuJoCo's mj_stepSkip). A state the checks reset is new,
-// so everything is recomputed then.
-void step_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
-  if (!check_pos(m, d) || !check_vel(m, d)) skip = kStageNone;
-  forward_skip(m, d, skip, skip_sensors);
-  if (!check_acc(m, d)) forward_skip(m, d, kStageNone, skip_sensors);
-  integrate(m, d);
-}
-
 bool in_range(double x1, double x2, const double* range) {
   return x1 >= range[0] && x1 <= range[1] && x2 >= range[0] && x2 <= range[1];
 }
@@ -94,7 +85,8 @@ void transition_fd(const Model& m, Data& d, double eps, bool centered, double* A
   get_state(m, d, w.saved, kSaved);
   // One step from the current (perturbed) inputs: the next state and the sensors into x, y.
   auto evaluate = [&](Stage skip, double* x, double* y) {
-    step_skip(m, d, can_skip ? skip : kStageNone, !sensors);
+    step1_skip(m, d, can_skip ? skip : kStageNone, !sensors);
+    step2(m, d);
     get_state(m, d, x, kStatePhysics);
     if (sensors) fd::copy(y, d.sensordata, w.ns);
     set_state(m, d, w.saved, kSaved);
