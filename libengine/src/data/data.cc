@@ -209,10 +209,10 @@ Data make_data(const Model& m) { return Data(m); }
 void check_data(const Model& m, const Data& d) {
   // The stack is the Data's own (nstack doubles, checked at each use); every other size is m's.
   const ModelSizes& made_for = d.sizes();
-#define JOCO_CHECK_SIZE(name)                                                                    \
-  if (made_for.name != m.name && std::string_view(#name) != "nstack") {                                                               \
-    throw InputError("this Data was made for another model (" #name " = " +                      \
-                     std::to_string(made_for.name) + ", the model has " #name " = " +            \
+#define JOCO_CHECK_SIZE(name)                                                                     \
+  if (made_for.name != m.name && std::string_view(#name) != "nstack") {                           \
+    throw InputError("this Data was made for another model (" #name " = " +                       \
+                     std::to_string(made_for.name) + ", the model has " #name " = " +             \
                      std::to_string(m.name) + "): make the Data from the model it is used with"); \
   }
   JOCO_MODEL_SIZES(JOCO_CHECK_SIZE)
