@@ -185,8 +185,9 @@ State capture(const Model& m, const Data& d, int64_t row) {
 }
 
 // The states along a rollout of the model as it is (with the option overrides): steps + 1 rows,
-// as joco-simulate writes them. Each is the state step1 starts forward from: the state before it,
-// or the model's initial state when its position or velocity check reset d.
+// as joco-simulate writes them. Each is the state step1 runs forward at: the state before it, or
+// the model's initial state when its position or velocity check reset d (a state whose qacc
+// diverged is kept, so that the check sees it).
 std::vector<State> rollout_states(const Model& m, const Options& o) {
   std::vector<State> states;
   Data d(m);

@@ -155,7 +155,7 @@ Data make_data(const Model& m);
 // Refuses a Data made for another model (Pinocchio's model.check(data)): throws InputError naming
 // the first size that differs. Every public entry point that takes a Model and a Data (step,
 // forward, inverse, the derivatives, reset, the state functions) calls it once: the pipeline
-// below them trusts that d's arrays have m's sizes. A few dozen integer comparisons.
+// below them trusts that d's arrays have m's sizes. One comparison of the sizes' bytes.
 void check_data(const Model& m, const Data& d);
 
 // Back to the model's initial state: qpos = qpos0, mocap at its body frames, every array zero
