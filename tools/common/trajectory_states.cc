@@ -1,6 +1,8 @@
 #include "common/trajectory_states.h"
 
-#include <cstring>
+#include <utility>
+
+#include "joco/state.h"
 
 namespace joco::tools {
 
@@ -23,21 +25,20 @@ TrajectoryStates::TrajectoryStates(const Model& m, Trajectory& t) {
 
 void TrajectoryStates::load(const Model& m, Data& d, size_t r) const {
   reset_data(m, d);
-  auto copy = [](const std::optional<Matrix>& x, double* dst, int n, size_t row) {
-    if (x && n > 0) std::memcpy(dst, x->row(row), sizeof(double) * static_cast<size_t>(n));
-  };
-  std::memcpy(d.qpos, qpos_.row(r), sizeof(double) * static_cast<size_t>(m.nq));
-  copy(qvel_, d.qvel, m.nv, r);
-  copy(act_, d.act, m.na, r);
-  copy(ctrl_, d.ctrl, m.nu, r);
-  copy(qfrc_applied_, d.qfrc_applied, m.nv, r);
-  copy(xfrc_applied_, d.xfrc_applied, 6 * m.nbody, r);
-  if (time_) d.time = (*time_)(r, 0);
-  if (qacc_warmstart_) {
-    copy(qacc_warmstart_, d.qacc_warmstart, m.nv, r);
-  } else if (r > 0) {
-    copy(qacc_, d.qacc_warmstart, m.nv, r - 1);
+  // Each dataset is one component of the state (joco/state.h), laid out as get_state writes it.
+  set_state(m, d, qpos_.row(r), kStateQpos);
+  const std::pair<const std::optional<Matrix>*, unsigned> components[] = {
+      {&time_, kStateTime},
+      {&qvel_, kStateQvel},
+      {&act_, kStateAct},
+      {&ctrl_, kStateCtrl},
+      {&qfrc_applied_, kStateQfrcApplied},
+      {&xfrc_applied_, kStateXfrcApplied},
+      {&qacc_warmstart_, kStateWarmstart}};
+  for (const auto& [values, component] : components) {
+    if (*values) set_state(m, d, (*values)->row(r), component);
   }
+  if (!qacc_warmstart_ && qacc_ && r > 0) set_state(m, d, qacc_->row(r - 1), kStateWarmstart);
 }
 
 }  // namespace joco::tools

@@ -31,6 +31,7 @@
 #include "joco/forward.h"
 #include "joco/inverse.h"
 #include "joco/smooth.h"
+#include "joco/state.h"
 
 namespace joco::tools {
 namespace {
@@ -49,12 +50,13 @@ struct Options {
   int threads = 1;
 };
 
-// One state to check: what forward dynamics needs, and the warmstart of the run that made it.
+// One state to check: everything forward dynamics reads (joco/state.h), with the warmstart of the
+// run that made it.
+constexpr unsigned kCheckedState = kStateIntegration;
 struct State {
   std::string group;  // the trajectory group it came from ("" for a rollout)
   int64_t row = 0;
-  double time = 0;
-  std::vector<double> qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied, warmstart;
+  std::vector<double> values;  // kCheckedState
 };
 
 // The outcome at one state.
@@ -174,51 +176,34 @@ double force_scale(const Model& m, Data& d) {
   return scale + std::sqrt(gross);
 }
 
-void set_state(const Model& m, Data& d, const State& s) {
-  reset_data(m, d);
-  const auto set = [](double* dst, const std::vector<double>& src) {
-    if (!src.empty()) std::memcpy(dst, src.data(), sizeof(double) * src.size());
-  };
-  d.time = s.time;
-  set(d.qpos, s.qpos);
-  set(d.qvel, s.qvel);
-  set(d.act, s.act);
-  set(d.ctrl, s.ctrl);
-  set(d.qfrc_applied, s.qfrc_applied);
-  set(d.xfrc_applied, s.xfrc_applied);
-  set(d.qacc_warmstart, s.warmstart);
-}
-
-State capture(const Model& m, const Data& d, int64_t row, const double* warmstart) {
+State capture(const Model& m, const Data& d, int64_t row) {
   State s;
   s.row = row;
-  s.time = d.time;
-  s.qpos.assign(d.qpos, d.qpos + m.nq);
-  s.qvel.assign(d.qvel, d.qvel + m.nv);
-  s.act.assign(d.act, d.act + m.na);
-  s.ctrl.assign(d.ctrl, d.ctrl + m.nu);
-  s.qfrc_applied.assign(d.qfrc_applied, d.qfrc_applied + m.nv);
-  s.xfrc_applied.assign(d.xfrc_applied, d.xfrc_applied + 6 * m.nbody);
-  s.warmstart.assign(warmstart, warmstart + m.nv);
+  s.values.resize(static_cast<size_t>(state_size(m, kCheckedState)));
+  get_state(m, d, s.values.data(), kCheckedState);
   return s;
 }
 
 // The states along a rollout of the model as it is (with the option overrides): steps + 1 rows,
-// as joco-simulate writes them.
+// as joco-simulate writes them. Each is the state step1 runs forward at: the state before it, or
+// the model's initial state when its position or velocity check reset d (a state whose qacc
+// diverged is kept, so that the check sees it).
 std::vector<State> rollout_states(const Model& m, const Options& o) {
   std::vector<State> states;
   Data d(m);
   const ControlSource controls =
       o.ctrl_noise > 0 ? ControlSource::noise(o.ctrl_noise, o.seed) : ControlSource();
-  std::vector<double> warmstart(static_cast<size_t>(m.nv));
+  const auto resets = [](const Data& data) {
+    return data.warning[kWarnBadQpos].number + data.warning[kWarnBadQvel].number;
+  };
   for (int64_t t = 0; t <= o.steps; ++t) {
     controls.apply(m, d, static_cast<size_t>(t));
-    if (check_pos(m, d)) check_vel(m, d);
-    std::copy_n(d.qacc_warmstart, m.nv, warmstart.begin());
-    states.push_back(capture(m, d, t, warmstart.data()));
-    forward(m, d);
-    if (!check_acc(m, d)) forward(m, d);
-    if (t < o.steps) integrate(m, d);
+    const int resets_before = resets(d);
+    State s = capture(m, d, t);
+    step1(m, d);
+    if (resets(d) > resets_before) s = capture(m, Data(m), t);
+    states.push_back(std::move(s));
+    if (t < o.steps) step2(m, d);
   }
   return states;
 }
@@ -234,7 +219,7 @@ std::vector<State> file_states(const Model& m, const std::string& ref) {
     const TrajectoryStates rows(m, t);
     for (size_t r = 0; r < rows.rows(); ++r) {
       rows.load(m, d, r);
-      State s = capture(m, d, static_cast<int64_t>(r), d.qacc_warmstart);
+      State s = capture(m, d, static_cast<int64_t>(r));
       s.group = group;
       states.push_back(std::move(s));
     }
@@ -276,7 +261,8 @@ Case check(const Model& m, const std::string& path, const std::vector<State>& st
     try {
       Data d(m);
       for (size_t i = next++; i < states.size(); i = next++) {
-        set_state(m, d, states[i]);
+        reset_data(m, d);
+        set_state(m, d, states[i].values.data(), kCheckedState);
         const int singular_before = d.warning[kWarnInertia].number;
         forward(m, d);
         compare_fwd_inv(m, d);

@@ -24,6 +24,7 @@
 #include "common/trajectory.h"
 #include "joco/error.h"
 #include "joco/forward.h"
+#include "joco/state.h"
 
 namespace joco::tools {
 namespace {
@@ -64,9 +65,9 @@ struct ForwardInputs {
   std::vector<double> qpos, warmstart;
   explicit ForwardInputs(const Model& m)
       : qpos(static_cast<size_t>(m.nq)), warmstart(static_cast<size_t>(m.nv)) {}
-  void save(const Data& d) {
-    std::copy_n(d.qpos, qpos.size(), qpos.begin());
-    std::copy_n(d.qacc_warmstart, warmstart.size(), warmstart.begin());
+  void save(const Model& m, const Data& d) {
+    get_state(m, d, qpos.data(), kStateQpos);
+    get_state(m, d, warmstart.data(), kStateWarmstart);
   }
 };
 
@@ -153,17 +154,20 @@ void initial_state(const Model& m, Data& d, const Options& o) {
     throw UsageError("--init-row " + std::to_string(o.init_row) + ": " + t.where() + " has " +
                      std::to_string(rows) + " rows");
   }
-  const size_t r = static_cast<size_t>(row);
-  t.read_into(Field::kQpos, r, 1, {d.qpos, static_cast<size_t>(m.nq)});
-  if (t.has(Field::kQvel)) t.read_into(Field::kQvel, r, 1, {d.qvel, static_cast<size_t>(m.nv)});
-  if (m.na && t.has(Field::kAct))
-    t.read_into(Field::kAct, r, 1, {d.act, static_cast<size_t>(m.na)});
-  if (t.has(Field::kTime)) t.read_into(Field::kTime, r, 1, {&d.time, 1});
-  // The warmstart the row was computed from where the file has it, else the row's solution.
-  if (t.has(Field::kQaccWarmstart)) {
-    t.read_into(Field::kQaccWarmstart, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
-  } else if (t.has(Field::kQacc)) {
-    t.read_into(Field::kQacc, r, 1, {d.qacc_warmstart, static_cast<size_t>(m.nv)});
+  // The row's state: each dataset the file has is one component (joco/state.h). The warmstart is
+  // the one the row was computed from where the file has it, else the row's solution.
+  const Field warmstart = t.has(Field::kQaccWarmstart) ? Field::kQaccWarmstart : Field::kQacc;
+  const std::pair<Field, unsigned> components[] = {{Field::kQpos, kStateQpos},
+                                                   {Field::kQvel, kStateQvel},
+                                                   {Field::kAct, kStateAct},
+                                                   {Field::kTime, kStateTime},
+                                                   {warmstart, kStateWarmstart}};
+  std::vector<double> values;
+  for (const auto& [field, component] : components) {
+    values.resize(static_cast<size_t>(state_size(m, component)));
+    if (values.empty() || !t.has(field)) continue;
+    t.read_into(field, static_cast<size_t>(row), 1, values);
+    set_state(m, d, values.data(), component);
   }
 }
 
@@ -173,25 +177,25 @@ Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource
   Recording rec;
   initial_state(m, d, o);
   ForwardInputs before(m);
+  const auto resets = [](const Data& data) {
+    return data.warning[kWarnBadQpos].number + data.warning[kWarnBadQvel].number +
+           data.warning[kWarnBadQacc].number;
+  };
   for (int64_t t = 0; t <= steps; ++t) {
     controls.apply(m, d, static_cast<size_t>(t));
-    const int warnings_before = d.warning[kWarnBadQpos].number + d.warning[kWarnBadQvel].number +
-                                d.warning[kWarnBadQacc].number;
-    if (check_pos(m, d)) check_vel(m, d);
-    before.save(d);
-    forward(m, d);
-    if (!check_acc(m, d)) {
-      before.save(d);  // reset: forward starts over
-      forward(m, d);
-    }
-    const int warnings_after = d.warning[kWarnBadQpos].number + d.warning[kWarnBadQvel].number +
-                               d.warning[kWarnBadQacc].number;
-    if (o.strict && warnings_after > warnings_before) {
-      throw RuntimeError("the simulation diverged at step " + std::to_string(t) + " (time " +
-                         std::to_string(d.time) + "); --strict stops here");
+    const int resets_before = resets(d);
+    before.save(m, d);
+    step1(m, d);
+    if (resets(d) > resets_before) {
+      if (o.strict) {
+        throw RuntimeError("the simulation diverged at step " + std::to_string(t) + " (time " +
+                           std::to_string(d.time) + "); --strict stops here");
+      }
+      // A divergence check reset d: forward ran from the model's initial state.
+      before.save(m, Data(m));
     }
     rec.record(m, d, before, fields, t, o.contacts);
-    if (t < steps) integrate(m, d);
+    if (t < steps) step2(m, d);
     if (progress) progress->advance();
   }
   return rec;
@@ -325,7 +329,7 @@ int evaluate(const Options& o, const ToolContext& ctx) {
         ForwardInputs before(m);
         for (size_t r = next++; r < rows; r = next++) {
           states.load(m, d, r);
-          before.save(d);
+          before.save(m, d);
           forward(m, d);
           results[r].record(m, d, before, fields, static_cast<int64_t>(r), o.contacts);
           progress.advance();

@@ -152,6 +152,12 @@ DataBytes data_bytes(const ModelSizes& sizes);
 
 Data make_data(const Model& m);
 
+// Refuses a Data made for another model (Pinocchio's model.check(data)): throws InputError naming
+// the first size that differs. Every public entry point that takes a Model and a Data (step,
+// forward, inverse, the derivatives, reset, the state functions) calls it once: the pipeline
+// below them trusts that d's arrays have m's sizes. One comparison of the sizes' bytes.
+void check_data(const Model& m, const Data& d);
+
 // Back to the model's initial state: qpos = qpos0, mocap at its body frames, every array zero
 // (the stack, which holds no state, left as it is), statistics and warnings cleared.
 void reset_data(const Model& m, Data& d);

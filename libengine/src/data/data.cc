@@ -206,7 +206,24 @@ std::vector<ArrayField> Data::arrays() const {
 
 Data make_data(const Model& m) { return Data(m); }
 
+void check_data(const Model& m, const Data& d) {
+  // The sizes are plain ints: one comparison of their bytes in the usual case.
+  static_assert(sizeof(ModelSizes) % sizeof(int) == 0);
+  const ModelSizes& made_for = d.sizes();
+  if (std::memcmp(&made_for, &m.sizes(), sizeof(ModelSizes)) == 0) return;
+  // The stack is the Data's own (nstack doubles, checked at each use); every other size is m's.
+#define JOCO_CHECK_SIZE(name)                                                                     \
+  if (made_for.name != m.name && std::string_view(#name) != "nstack") {                           \
+    throw InputError("this Data was made for another model (" #name " = " +                       \
+                     std::to_string(made_for.name) + ", the model has " #name " = " +             \
+                     std::to_string(m.name) + "): make the Data from the model it is used with"); \
+  }
+  JOCO_MODEL_SIZES(JOCO_CHECK_SIZE)
+#undef JOCO_CHECK_SIZE
+}
+
 void reset_data(const Model& m, Data& d) {
+  check_data(m, d);
   // Every array and the contacts, which fill the buffer up to the stack; the stack is left as it
   // is, as mj_resetData leaves it: it holds no state.
   if (d.contact) std::memset(static_cast<void*>(d.contact), 0, d.nbuffer());
@@ -214,6 +231,7 @@ void reset_data(const Model& m, Data& d) {
 }
 
 void reset_to_keyframe(const Model& m, Data& d, int key) {
+  check_data(m, d);
   if (key < 0 || key >= m.nkey) {
     throw InputError("keyframe " + std::to_string(key) + " does not exist: the model has " +
                      std::to_string(m.nkey) + " keyframes");

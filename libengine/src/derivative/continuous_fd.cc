@@ -14,6 +14,7 @@
 #include "joco/forward.h"
 #include "joco/inverse.h"
 #include "joco/smooth.h"
+#include "joco/state.h"
 
 namespace joco {
 
@@ -27,19 +28,10 @@ void set_column(double* matrix, int nv, int i, const double* output, const doubl
     matrix[static_cast<size_t>(j) * nv + i] = (output[j] - centre[j]) / eps;
 }
 
-// The state and inputs a worker takes from the caller's Data.
+// The state and inputs a worker takes from the caller's Data, and qacc (the inverse's input).
 void copy_inputs(const Model& m, const Data& from, Data& to) {
-  to.time = from.time;
-  fd::copy(to.qpos, from.qpos, m.nq);
-  fd::copy(to.qvel, from.qvel, m.nv);
-  fd::copy(to.act, from.act, m.na);
-  fd::copy(to.ctrl, from.ctrl, m.nu);
+  copy_state(m, from, to, kStateIntegration);
   fd::copy(to.qacc, from.qacc, m.nv);
-  fd::copy(to.qacc_warmstart, from.qacc_warmstart, m.nv);
-  fd::copy(to.qfrc_applied, from.qfrc_applied, m.nv);
-  fd::copy(to.xfrc_applied, from.xfrc_applied, 6 * m.nbody);
-  fd::copy(to.mocap_pos, from.mocap_pos, 3 * m.nmocap);
-  fd::copy(to.mocap_quat, from.mocap_quat, 4 * m.nmocap);
 }
 
 // Runs fn(worker index, column begin, column end) on every worker, one thread each (inline for a
@@ -81,6 +73,7 @@ void prepare_model_for_continuous_fd(Model& m, int iterations) {
 
 void forward_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& options, int begin,
                          int end, double* dqacc_dqpos, double* dqacc_dqvel, double* dqacc_dqfrc) {
+  check_data(m, d);
   const int nv = m.nv;
   const double eps = options.eps;
   StackFrame frame(d);
@@ -134,6 +127,7 @@ void forward_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
 
 void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& options, int begin,
                          int end, double* dqfrc_dqpos, double* dqfrc_dqvel, double* dqfrc_dqacc) {
+  check_data(m, d);
   const int nv = m.nv;
   const double eps = options.eps;
   StackFrame frame(d);

@@ -1,5 +1,5 @@
-// Small pieces shared by the finite-difference derivatives: saving and restoring the physics
-// state, and differences of states (positions in the tangent space) and of plain vectors.
+// Small pieces shared by the finite-difference derivatives: differences of physics states
+// (kStatePhysics of joco/state.h: positions in the tangent space) and of plain vectors.
 #pragma once
 
 #include <cstring>
@@ -14,20 +14,7 @@ inline void copy(double* dst, const double* src, int n) {
   if (n > 0) std::memcpy(dst, src, sizeof(double) * static_cast<size_t>(n));
 }
 
-// x = (qpos, qvel, act): nq + nv + na values.
-inline void save_state(const Model& m, const Data& d, double* x) {
-  copy(x, d.qpos, m.nq);
-  copy(x + m.nq, d.qvel, m.nv);
-  copy(x + m.nq + m.nv, d.act, m.na);
-}
-
-inline void load_state(const Model& m, Data& d, const double* x) {
-  copy(d.qpos, x, m.nq);
-  copy(d.qvel, x + m.nq, m.nv);
-  copy(d.act, x + m.nq + m.nv, m.na);
-}
-
-// dx = (x2 - x1) / h in the tangent space (2nv + na values): differentiate_pos for qpos.
+// dx = (x2 - x1) / h for two physics states x = (qpos, qvel, act) in the tangent space (2nv + na values): differentiate_pos for qpos.
 inline void state_difference(const Model& m, double* dx, const double* x1, const double* x2,
                              double h) {
   differentiate_pos(m, dx, h, x1, x2);

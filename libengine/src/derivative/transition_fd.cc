@@ -8,19 +8,11 @@
 #include "joco/derivative.h"
 #include "joco/forward.h"
 #include "joco/smooth.h"
+#include "joco/state.h"
 
 namespace joco {
 
 namespace {
-
-// step with the leading stages skipped (MuJoCo's mj_stepSkip). A state the checks reset is new,
-// so everything is recomputed then.
-void step_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
-  if (!check_pos(m, d) || !check_vel(m, d)) skip = kStageNone;
-  forward_skip(m, d, skip, skip_sensors);
-  if (!check_acc(m, d)) forward_skip(m, d, kStageNone, skip_sensors);
-  integrate(m, d);
-}
 
 bool in_range(double x1, double x2, const double* range) {
   return x1 >= range[0] && x1 <= range[1] && x2 >= range[0] && x2 <= range[1];
@@ -30,13 +22,14 @@ void set_column(double* matrix, int rows, int cols, int col, const double* value
   for (int i = 0; i < rows; ++i) matrix[static_cast<size_t>(i) * cols + col] = values[i];
 }
 
+// What each evaluation starts from: the caller's state, restored after every evaluation.
+constexpr unsigned kSaved = kStateFullPhysics | kStateWarmstart | kStateCtrl;
+
 // Everything transition_fd keeps on the stack.
 struct Workspace {
-  int nq, nv, na, nu, ns, nx, nstate;
-  double* saved;       // qpos, qvel, act of the caller
-  double* saved_ctrl;  // ctrl
-  double* saved_warm;  // qacc_warmstart
-  double* next;        // state after the unperturbed step (qpos, qvel, act)
+  int nq, nv, na, nu, ns, nx, nstate, nsaved;
+  double* saved;       // the caller's state (kSaved)
+  double* next;        // physics state after the unperturbed step (kStatePhysics)
   double* next_plus;   // after the step from the positive nudge
   double* next_minus;  // after the step from the negative nudge
   double* sensor;      // sensordata of the unperturbed step
@@ -45,7 +38,6 @@ struct Workspace {
   double* dx;  // one column of A or B
   double* dy;  // one column of C or D
   double* dq;  // a unit tangent vector (position nudges)
-  double time;
 
   Workspace(const Model& m, StackFrame& frame)
       : nq(m.nq),
@@ -54,10 +46,9 @@ struct Workspace {
         nu(m.nu),
         ns(m.nsensordata),
         nx(2 * m.nv + m.na),
-        nstate(m.nq + m.nv + m.na) {
-    saved = frame.doubles(nstate);
-    saved_ctrl = frame.doubles(nu);
-    saved_warm = frame.doubles(nv);
+        nstate(state_size(m, kStatePhysics)),
+        nsaved(state_size(m, kSaved)) {
+    saved = frame.doubles(nsaved);
     next = frame.doubles(nstate);
     next_plus = frame.doubles(nstate);
     next_minus = frame.doubles(nstate);
@@ -70,8 +61,9 @@ struct Workspace {
   }
 
   static int doubles(const Model& m) {
-    const int nstate = m.nq + m.nv + m.na;
-    return 4 * nstate + m.nu + m.nv + 3 * m.nsensordata + (2 * m.nv + m.na) + m.nsensordata + m.nv;
+    const int nstate = state_size(m, kStatePhysics);
+    return state_size(m, kSaved) + 3 * nstate + 3 * m.nsensordata + (2 * m.nv + m.na) +
+           m.nsensordata + m.nv;
   }
 };
 
@@ -81,28 +73,23 @@ int transition_fd_stack(const Model& m) { return Workspace::doubles(m); }
 
 void transition_fd(const Model& m, Data& d, double eps, bool centered, double* A, double* B,
                    double* C, double* D) {
+  check_data(m, d);
   StackFrame frame(d);
   Workspace w(m, frame);
   const bool sensors = (C || D) && w.ns > 0;
   // RK4's extra evaluations overwrite the position and velocity stages: nothing can be kept.
   const bool can_skip = m.opt.integrator != kIntRK4;
 
-  fd::save_state(m, d, w.saved);
-  fd::copy(w.saved_ctrl, d.ctrl, w.nu);
-  fd::copy(w.saved_warm, d.qacc_warmstart, w.nv);
-  w.time = d.time;
-  auto restore = [&]() {
-    fd::load_state(m, d, w.saved);
-    fd::copy(d.ctrl, w.saved_ctrl, w.nu);
-    fd::copy(d.qacc_warmstart, w.saved_warm, w.nv);
-    d.time = w.time;
-  };
+  // Every evaluation restores the caller's state, so d holds it between evaluations: the nudges
+  // below start from d's values.
+  get_state(m, d, w.saved, kSaved);
   // One step from the current (perturbed) inputs: the next state and the sensors into x, y.
   auto evaluate = [&](Stage skip, double* x, double* y) {
-    step_skip(m, d, can_skip ? skip : kStageNone, !sensors);
-    fd::save_state(m, d, x);
+    step1_skip(m, d, can_skip ? skip : kStageNone, !sensors);
+    step2(m, d);
+    get_state(m, d, x, kStatePhysics);
     if (sensors) fd::copy(y, d.sensordata, w.ns);
-    restore();
+    set_state(m, d, w.saved, kSaved);
   };
   // The column from whichever nudges were made: centred, forward or backward.
   auto difference = [&](bool plus, bool minus) {
@@ -130,7 +117,7 @@ void transition_fd(const Model& m, Data& d, double eps, bool centered, double* A
     for (int i = 0; i < w.nu; ++i) {
       const bool limited = m.actuator_ctrllimited[i];
       const double* range = m.actuator_ctrlrange + 2 * i;
-      const double u = w.saved_ctrl[i];
+      const double u = d.ctrl[i];
       const bool plus = !limited || in_range(u, u + eps, range);
       if (plus) {
         d.ctrl[i] = u + eps;
@@ -151,7 +138,7 @@ void transition_fd(const Model& m, Data& d, double eps, bool centered, double* A
 
   // Activations: only actuation and what follows depend on them.
   for (int i = 0; i < w.na; ++i) {
-    const double a = w.saved[w.nq + w.nv + i];
+    const double a = d.act[i];
     d.act[i] = a + eps;
     evaluate(kStageVel, w.next_plus, w.sensor_plus);
     if (centered) {
@@ -165,7 +152,7 @@ void transition_fd(const Model& m, Data& d, double eps, bool centered, double* A
 
   // Velocities: the position stage stands.
   for (int i = 0; i < w.nv; ++i) {
-    const double v = w.saved[w.nq + i];
+    const double v = d.qvel[i];
     d.qvel[i] = v + eps;
     evaluate(kStagePos, w.next_plus, w.sensor_plus);
     if (centered) {

@@ -82,6 +82,7 @@ void fwd_constraint(const Model& m, Data& d) {
 }
 
 void forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
+  check_data(m, d);
   StageTimer timer(d, kTimerForward);
   const bool sensors = !skip_sensors && !disabled(m, kDisableSensor);
   const bool energy = enabled(m, kEnableEnergy);
@@ -105,18 +106,28 @@ void forward(const Model& m, Data& d) { forward_skip(m, d, kStageNone, false); }
 
 void forward_without_sensors(const Model& m, Data& d) { forward_skip(m, d, kStageNone, true); }
 
+void step1_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
+  check_data(m, d);
+  // A bad state is reset to the model's initial state (with a warning); simulation goes on from
+  // there, with every stage recomputed.
+  if (!check_pos(m, d) || !check_vel(m, d)) skip = kStageNone;
+  forward_skip(m, d, skip, skip_sensors);
+  if (!check_acc(m, d)) forward_skip(m, d, kStageNone, skip_sensors);
+  if (enabled(m, kEnableFwdinv)) compare_fwd_inv(m, d);
+}
+
+void step1(const Model& m, Data& d) { step1_skip(m, d, kStageNone, false); }
+
+void step2(const Model& m, Data& d) { integrate(m, d); }
+
 void step(const Model& m, Data& d) {
   StageTimer timer(d, kTimerStep);
-  // A bad state is reset to the model's initial state (with a warning); simulation goes on from
-  // there.
-  if (check_pos(m, d)) check_vel(m, d);
-  forward(m, d);
-  if (!check_acc(m, d)) forward(m, d);
-  if (enabled(m, kEnableFwdinv)) compare_fwd_inv(m, d);
-  integrate(m, d);
+  step1(m, d);
+  step2(m, d);
 }
 
 void integrate(const Model& m, Data& d) {
+  check_data(m, d);
   switch (m.opt.integrator) {
     case kIntRK4: runge_kutta4(m, d); break;
     case kIntImplicit:

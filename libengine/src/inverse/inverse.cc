@@ -123,6 +123,7 @@ void inverse(const Model& m, Data& d, const InverseOptions& options) {
 
 void inverse_skip(const Model& m, Data& d, Stage skip, bool skip_sensors,
                   const InverseOptions& options) {
+  check_data(m, d);
   StageTimer timer(d, kTimerInverse);
   const bool sensors = !skip_sensors && !disabled(m, kDisableSensor);
   if (skip < kStagePos) position_stage(m, d, sensors);
@@ -131,6 +132,7 @@ void inverse_skip(const Model& m, Data& d, Stage skip, bool skip_sensors,
 }
 
 void compare_fwd_inv(const Model& m, Data& d) {
+  check_data(m, d);
   d.solver_fwdinv[0] = d.solver_fwdinv[1] = 0;
   const int nv = m.nv, nefc = d.nefc;
   if (nefc == 0) return;
