@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "common/io.h"
-#include "common/tool_test_support.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
 #include "support/hand_models.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

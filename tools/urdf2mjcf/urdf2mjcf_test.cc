@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "common/io.h"
-#include "common/tool_test_support.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

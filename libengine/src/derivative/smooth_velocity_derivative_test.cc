@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "actuation/stage_test_support.h"
 #include "joco/derivative.h"
+#include "support/stage_test_support.h"
 
 namespace joco {
 namespace {

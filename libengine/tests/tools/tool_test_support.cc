@@ -1,5 +1,5 @@
 // Compiled into tool_tests only (see tools/CMakeLists.txt).
-#include "common/tool_test_support.h"
+#include "tools/tool_test_support.h"
 
 #include <sys/wait.h>
 
