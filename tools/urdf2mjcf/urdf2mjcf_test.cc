@@ -19,11 +19,6 @@ std::string data(const std::string& relative) {
 const std::string kMinitaur = data("urdf/minitaur_primitive/quadruped.urdf");
 const std::string kR2d2 = data("urdf/r2d2/r2d2.urdf");
 
-// Meshes need the compiler's mesh assets, which this branch may not have yet.
-bool mesh_unsupported(const test::RunResult& r) {
-  return r.err.find("mesh assets are not supported yet") != std::string::npos;
-}
-
 std::string slurp(const std::string& path) {
   const std::vector<uint8_t> bytes = read_input(path);
   return std::string(bytes.begin(), bytes.end());
@@ -68,7 +63,6 @@ TEST(JocoUrdf2mjcf, PipelineWithMeshesFromAnotherDirectory) {
   const test::TempDir temp;
   const std::string& dir = temp.path();
   auto r = test::run("cd " + dir + " && joco-urdf2mjcf " + kR2d2 + " | joco-compile - -o r2d2.jmb");
-  if (mesh_unsupported(r)) GTEST_SKIP() << "mesh assets are not in this branch yet";
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(dir + "/r2d2.jmb"));
   r = test::run("joco-compile " + kR2d2 + " -o " + dir + "/direct.jmb");
@@ -88,7 +82,6 @@ TEST(JocoUrdf2mjcf, OutputFileWithPortableMeshdir) {
       fs::path(data("urdf/r2d2")).lexically_normal().lexically_relative(dir + "/models").string();
   EXPECT_NE(xml.find("meshdir=\"" + expected + "\""), std::string::npos) << xml.substr(0, 800);
   r = test::run("joco-compile " + dir + "/models/r2d2.xml -o " + dir + "/r2d2.jmb");
-  if (mesh_unsupported(r)) GTEST_SKIP() << "mesh assets are not in this branch yet";
   ASSERT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -225,10 +218,6 @@ TEST(JocoCompileUrdf, EveryRobotCompiles) {
        {"urdf/r2d2/r2d2.urdf", "urdf/minitaur_primitive/quadruped.urdf", "urdf/ur5/ur5_robot.urdf",
         "urdf/panda/panda.urdf", "urdf/solo12/solo12.urdf"}) {
     const auto r = test::run("joco-compile " + data(robot) + " --print json");
-    if (mesh_unsupported(r)) {
-      std::cout << robot << ": skipped, mesh assets are not in this branch yet\n";
-      continue;
-    }
     EXPECT_EQ(r.exit_code, 0) << robot << ": " << r.err;
   }
 }
