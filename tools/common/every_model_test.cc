@@ -6,8 +6,6 @@
 // LoadVerdict oracle test.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,12 +18,7 @@ namespace {
 constexpr int kSteps = 20;
 constexpr int64_t kMaxContinuousDofs = 1000;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using joco::test::read_text;
 
 class EveryModelEveryTool : public ::testing::TestWithParam<std::string> {};
 
@@ -64,8 +57,8 @@ TEST_P(EveryModelEveryTool, RunsAndWritesWellFormedOutput) {
 
   r = test::run("joco-fwdinv-check " + model + " --states " + run + " -q --report json -o " + dir +
                 "/check.json");
-  ASSERT_EQ(r.exit_code, 0) << r.err << slurp(dir + "/check.json");
-  EXPECT_NE(slurp(dir + "/check.json").find("\"rows\": " + std::to_string(rows)),
+  ASSERT_EQ(r.exit_code, 0) << r.err << read_text(dir + "/check.json");
+  EXPECT_NE(read_text(dir + "/check.json").find("\"rows\": " + std::to_string(rows)),
             std::string::npos);
 
   const std::string last = std::to_string(kSteps);

@@ -17,6 +17,7 @@
 #include "common/io.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
+#include "support/errors.h"
 #include "support/hand_models.h"
 #include "tools/tool_test_support.h"
 
@@ -115,18 +116,7 @@ void write_all_fields(TrajectoryWriter& w, const ModelSizes& s, size_t rows) {
   }
 }
 
-// The message of the InputError that `f` throws ("" when it throws none).
-template <class F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.code(), kExitBadInput);
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError";
-  return "";
-}
+using joco::test::input_error;
 
 // Plain HDF5 handles for the tests that check files without the module.
 struct Id {

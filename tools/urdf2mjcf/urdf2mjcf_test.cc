@@ -19,10 +19,7 @@ std::string data(const std::string& relative) {
 const std::string kMinitaur = data("urdf/minitaur_primitive/quadruped.urdf");
 const std::string kR2d2 = data("urdf/r2d2/r2d2.urdf");
 
-std::string slurp(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_input(path);
-  return std::string(bytes.begin(), bytes.end());
-}
+using joco::test::read_text;
 
 TEST(JocoUrdf2mjcf, WritesMjcfToStandardOutputAndASummaryToStandardError) {
   const auto r = test::run("joco-urdf2mjcf " + kMinitaur);
@@ -77,7 +74,7 @@ TEST(JocoUrdf2mjcf, OutputFileWithPortableMeshdir) {
   auto r = test::run("joco-urdf2mjcf " + kR2d2 + " -o " + dir + "/models/r2d2.xml");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  const std::string xml = slurp(dir + "/models/r2d2.xml");
+  const std::string xml = read_text(dir + "/models/r2d2.xml");
   const std::string expected =
       fs::path(data("urdf/r2d2")).lexically_normal().lexically_relative(dir + "/models").string();
   EXPECT_NE(xml.find("meshdir=\"" + expected + "\""), std::string::npos) << xml.substr(0, 800);
