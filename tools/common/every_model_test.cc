@@ -6,9 +6,11 @@
 // LoadVerdict oracle test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "common/model_input.h"
 #include "common/trajectory.h"
 #include "tools/tool_test_support.h"
 
@@ -87,7 +89,23 @@ TEST_P(EveryModelEveryTool, RunsAndWritesWellFormedOutput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModelEveryTool,
-                         ::testing::ValuesIn(test::testdata_models()), test::param_name);
+                         ::testing::ValuesIn(test::all_testdata_models()), test::param_name);
+
+// The shared list of models (support/test_models.h, which cannot link the tools) holds exactly the
+// files the tools read as MJCF or URDF models.
+TEST(TestModels, AreTheFilesToolsReadAsModels) {
+  const std::vector<std::string> models = test::all_testdata_models();
+  size_t tool_models = 0;
+  for (const std::string& file : joco::test::testdata_files()) {
+    const std::string text = joco::test::read_text(joco::test::testdata(file));
+    const ModelFormat format = detect_model_format(text.substr(0, 4096));
+    const bool model = format == ModelFormat::kMjcf || format == ModelFormat::kUrdf;
+    tool_models += model;
+    EXPECT_EQ(model, std::find(models.begin(), models.end(), file) != models.end()) << file;
+  }
+  EXPECT_EQ(tool_models, models.size());
+  EXPECT_GT(models.size(), 100u);
+}
 
 }  // namespace
 }  // namespace joco::tools

@@ -386,7 +386,7 @@ TEST(JocoFwdinvCheck, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-fwdinv-check nosuchmodel.xml").exit_code, 3);
 }
 
-// Every model in testdata (test::testdata_models()) passes at its own solver settings along the
+// Every model in testdata (test::all_testdata_models()) passes at its own solver settings along the
 // default rollout.
 class EveryModel : public ::testing::TestWithParam<std::string> {};
 
@@ -395,11 +395,11 @@ TEST_P(EveryModel, PassesAtItsOwnSettings) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(test::testdata_models()),
+INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(test::all_testdata_models()),
                          test::param_name);
 
 TEST(JocoFwdinvCheck, TheSweepCoversTestdata) {
-  const std::vector<std::string> models = test::testdata_models();
+  const std::vector<std::string> models = test::all_testdata_models();
   EXPECT_GT(models.size(), 100u);
   for (const char* m : {"urdf/r2d2/r2d2.urdf", "mujoco/model/hammock/hammock.xml",
                         "real/shadow_hand/scene_right.xml"}) {

@@ -108,12 +108,10 @@ TEST_P(InverseConstraint, MatchesMuJoCo) {
             << worst.table();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, InverseConstraint,
-                         ::testing::ValuesIn(constraint_test::quick_constraint_models()),
-                         constraint_test::test_name);
-INSTANTIATE_TEST_SUITE_P(LongSweep, InverseConstraint,
-                         ::testing::ValuesIn(constraint_test::long_constraint_models()),
-                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(Models, InverseConstraint, ::testing::ValuesIn(test::quick_models()),
+                         test::param_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, InverseConstraint, ::testing::ValuesIn(test::long_models()),
+                         test::param_name);
 
 }  // namespace
 }  // namespace joco

@@ -181,12 +181,10 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
   std::cout << model << ":\n" << worst.table();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, Solvers,
-                         ::testing::ValuesIn(constraint_test::quick_constraint_models()),
-                         constraint_test::test_name);
-INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers,
-                         ::testing::ValuesIn(constraint_test::long_constraint_models()),
-                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(Models, Solvers, ::testing::ValuesIn(test::quick_models()),
+                         test::param_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers, ::testing::ValuesIn(test::long_models()),
+                         test::param_name);
 
 // Solves every state of MuJoCo rollouts of the quick models (both cones, dense and sparse) in
 // both engines, joco from MuJoCo's own constraint inputs (its efc_J, efc_aref, efc_D, ... copied
@@ -194,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers,
 // iterations, and calls visit(c, where) after each.
 void solve_from_mujoco_inputs(
     int solver, const std::function<void(oracle::OracleCase&, const std::string&)>& visit) {
-  for (const std::string& model : constraint_test::quick_constraint_models()) {
+  for (const std::string& model : test::quick_models()) {
     for (int cone : {mjCONE_PYRAMIDAL, mjCONE_ELLIPTIC}) {
       for (int jacobian : {mjJAC_DENSE, mjJAC_SPARSE}) {
         oracle::OracleCase c;
