@@ -169,6 +169,7 @@ TEST_P(Inverse, MatchesMjInverse) {
       worst.add(where, cmp);
     });
   }
+  EXPECT_GT(states, 0) << model;
   std::cout << model << " (" << states << " states, " << rows << " constraint rows; "
             << other_contacts << " states on MuJoCo's contacts):\n"
             << worst.table();
