@@ -6,13 +6,13 @@
 // LoadVerdict oracle test.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "common/tool_test_support.h"
+#include "common/model_input.h"
 #include "common/trajectory.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {
@@ -20,12 +20,7 @@ namespace {
 constexpr int kSteps = 20;
 constexpr int64_t kMaxContinuousDofs = 1000;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using joco::test::read_text;
 
 class EveryModelEveryTool : public ::testing::TestWithParam<std::string> {};
 
@@ -64,8 +59,8 @@ TEST_P(EveryModelEveryTool, RunsAndWritesWellFormedOutput) {
 
   r = test::run("joco-fwdinv-check " + model + " --states " + run + " -q --report json -o " + dir +
                 "/check.json");
-  ASSERT_EQ(r.exit_code, 0) << r.err << slurp(dir + "/check.json");
-  EXPECT_NE(slurp(dir + "/check.json").find("\"rows\": " + std::to_string(rows)),
+  ASSERT_EQ(r.exit_code, 0) << r.err << read_text(dir + "/check.json");
+  EXPECT_NE(read_text(dir + "/check.json").find("\"rows\": " + std::to_string(rows)),
             std::string::npos);
 
   const std::string last = std::to_string(kSteps);
@@ -94,7 +89,23 @@ TEST_P(EveryModelEveryTool, RunsAndWritesWellFormedOutput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModelEveryTool,
-                         ::testing::ValuesIn(test::testdata_models()), test::param_name);
+                         ::testing::ValuesIn(test::all_testdata_models()), test::param_name);
+
+// The shared list of models (support/test_models.h, which cannot link the tools) holds exactly the
+// files the tools read as MJCF or URDF models.
+TEST(TestModels, AreTheFilesToolsReadAsModels) {
+  const std::vector<std::string> models = test::all_testdata_models();
+  size_t tool_models = 0;
+  for (const std::string& file : joco::test::testdata_files()) {
+    const std::string text = joco::test::read_text(joco::test::testdata(file));
+    const ModelFormat format = detect_model_format(text.substr(0, 4096));
+    const bool model = format == ModelFormat::kMjcf || format == ModelFormat::kUrdf;
+    tool_models += model;
+    EXPECT_EQ(model, std::find(models.begin(), models.end(), file) != models.end()) << file;
+  }
+  EXPECT_EQ(tool_models, models.size());
+  EXPECT_GT(models.size(), 100u);
+}
 
 }  // namespace
 }  // namespace joco::tools

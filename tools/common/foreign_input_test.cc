@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "common/model_input.h"
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
 #include "joco/jmb.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

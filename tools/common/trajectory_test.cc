@@ -16,10 +16,11 @@
 
 #include "common/io.h"
 #include "common/tool.h"
-#include "common/tool_test_support.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
+#include "support/errors.h"
 #include "support/hand_models.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {
@@ -116,18 +117,7 @@ void write_all_fields(TrajectoryWriter& w, const ModelSizes& s, size_t rows) {
   }
 }
 
-// The message of the InputError that `f` throws ("" when it throws none).
-template <class F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    EXPECT_EQ(exit_code(e), kExitBadInput);
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError";
-  return "";
-}
+using joco::test::input_error;
 
 // Plain HDF5 handles for the tests that check files without the module.
 struct Id {

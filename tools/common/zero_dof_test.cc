@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

@@ -4,9 +4,9 @@
 #include <fstream>
 
 #include "common/io.h"
-#include "common/tool_test_support.h"
 #include "joco/jmb.h"
 #include "support/hand_models.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <string>
 
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

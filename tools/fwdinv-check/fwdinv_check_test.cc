@@ -5,16 +5,14 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/model_input.h"
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {
@@ -23,12 +21,7 @@ const std::string kModels = JOCO_TESTDATA_DIR;
 
 std::string model(const std::string& relative) { return kModels + "/" + relative; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using joco::test::read_text;
 
 // ---- a small JSON reader, strict enough to reject what is not JSON
 
@@ -214,7 +207,7 @@ TEST(JocoFwdinvCheck, FailsWithAStarvedSolverNamingTheRows) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("FAIL: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("row(s) over a threshold: "), std::string::npos) << r.err;
-    const Json report = parse_json(slurp(dir + "/r.json"));
+    const Json report = parse_json(read_text(dir + "/r.json"));
     EXPECT_FALSE(report["passed"].boolean);
     const Json& c = report["cases"].array.at(0);
     EXPECT_EQ(c["iterations_limit"].number, 1);
@@ -241,7 +234,7 @@ TEST(JocoFwdinvCheck, JsonReport) {
   const auto r = test::run("joco-fwdinv-check " + model("inverse/rig.xml") +
                            " --steps 30 --solver all --report json -o " + dir + "/r.json");
   ASSERT_EQ(r.exit_code, 1) << r.err;
-  const Json report = parse_json(slurp(dir + "/r.json"));
+  const Json report = parse_json(read_text(dir + "/r.json"));
   EXPECT_EQ(report["tool"].string, "joco-fwdinv-check");
   EXPECT_EQ(report["errors"].string, "relative");
   EXPECT_FALSE(report["passed"].boolean);
@@ -346,8 +339,8 @@ TEST(JocoFwdinvCheck, StatesFromAFile) {
   r = test::run("joco-fwdinv-check " + rig +
                 " --steps 50 --ctrl-noise 0.2 --seed 4 --report json -o " + dir + "/rollout.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Json a = parse_json(slurp(dir + "/states.json"))["cases"].array.at(0);
-  const Json b = parse_json(slurp(dir + "/rollout.json"))["cases"].array.at(0);
+  const Json a = parse_json(read_text(dir + "/states.json"))["cases"].array.at(0);
+  const Json b = parse_json(read_text(dir + "/rollout.json"))["cases"].array.at(0);
   EXPECT_EQ(a["rows"].number, 51);
   EXPECT_EQ(a["force_error"]["worst"].number, b["force_error"]["worst"].number);
   EXPECT_EQ(a["iterations"]["mean"].number, b["iterations"]["mean"].number);
@@ -358,7 +351,7 @@ TEST(JocoFwdinvCheck, StatesFromAFile) {
   r = test::run("joco-fwdinv-check " + rig + " --states " + dir +
                 "/batch.h5 --iterations 1 --report json -o " + dir + "/batch.json");
   ASSERT_EQ(r.exit_code, 1) << r.err;
-  const Json c = parse_json(slurp(dir + "/batch.json"))["cases"].array.at(0);
+  const Json c = parse_json(read_text(dir + "/batch.json"))["cases"].array.at(0);
   EXPECT_EQ(c["rows"].number, 42);
   bool second_rollout = false;
   for (const std::string& row : failing_rows(c)) {
@@ -393,7 +386,7 @@ TEST(JocoFwdinvCheck, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-fwdinv-check nosuchmodel.xml").exit_code, 3);
 }
 
-// Every model in testdata (test::testdata_models()) passes at its own solver settings along the
+// Every model in testdata (test::all_testdata_models()) passes at its own solver settings along the
 // default rollout.
 class EveryModel : public ::testing::TestWithParam<std::string> {};
 
@@ -402,11 +395,11 @@ TEST_P(EveryModel, PassesAtItsOwnSettings) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(test::testdata_models()),
+INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(test::all_testdata_models()),
                          test::param_name);
 
 TEST(JocoFwdinvCheck, TheSweepCoversTestdata) {
-  const std::vector<std::string> models = test::testdata_models();
+  const std::vector<std::string> models = test::all_testdata_models();
   EXPECT_GT(models.size(), 100u);
   for (const char* m : {"urdf/r2d2/r2d2.urdf", "mujoco/model/hammock/hammock.xml",
                         "real/shadow_hand/scene_right.xml"}) {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "common/model_input.h"
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
 #include "joco/forward.h"
 #include "joco/smooth.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

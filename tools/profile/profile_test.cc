@@ -5,8 +5,8 @@
 #include <regex>
 #include <string>
 
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "common/io.h"
-#include "common/tool_test_support.h"
 #include "common/trajectory.h"
 #include "joco/mjcf.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {

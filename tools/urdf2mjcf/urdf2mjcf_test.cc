@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "common/io.h"
-#include "common/tool_test_support.h"
+#include "tools/tool_test_support.h"
 
 namespace joco::tools {
 namespace {
@@ -19,15 +19,7 @@ std::string data(const std::string& relative) {
 const std::string kMinitaur = data("urdf/minitaur_primitive/quadruped.urdf");
 const std::string kR2d2 = data("urdf/r2d2/r2d2.urdf");
 
-// Meshes need the compiler's mesh assets, which this branch may not have yet.
-bool mesh_unsupported(const test::RunResult& r) {
-  return r.err.find("mesh assets are not supported yet") != std::string::npos;
-}
-
-std::string slurp(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_input(path);
-  return std::string(bytes.begin(), bytes.end());
-}
+using joco::test::read_text;
 
 TEST(JocoUrdf2mjcf, WritesMjcfToStandardOutputAndASummaryToStandardError) {
   const auto r = test::run("joco-urdf2mjcf " + kMinitaur);
@@ -68,7 +60,6 @@ TEST(JocoUrdf2mjcf, PipelineWithMeshesFromAnotherDirectory) {
   const test::TempDir temp;
   const std::string& dir = temp.path();
   auto r = test::run("cd " + dir + " && joco-urdf2mjcf " + kR2d2 + " | joco-compile - -o r2d2.jmb");
-  if (mesh_unsupported(r)) GTEST_SKIP() << "mesh assets are not in this branch yet";
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(dir + "/r2d2.jmb"));
   r = test::run("joco-compile " + kR2d2 + " -o " + dir + "/direct.jmb");
@@ -83,12 +74,11 @@ TEST(JocoUrdf2mjcf, OutputFileWithPortableMeshdir) {
   auto r = test::run("joco-urdf2mjcf " + kR2d2 + " -o " + dir + "/models/r2d2.xml");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  const std::string xml = slurp(dir + "/models/r2d2.xml");
+  const std::string xml = read_text(dir + "/models/r2d2.xml");
   const std::string expected =
       fs::path(data("urdf/r2d2")).lexically_normal().lexically_relative(dir + "/models").string();
   EXPECT_NE(xml.find("meshdir=\"" + expected + "\""), std::string::npos) << xml.substr(0, 800);
   r = test::run("joco-compile " + dir + "/models/r2d2.xml -o " + dir + "/r2d2.jmb");
-  if (mesh_unsupported(r)) GTEST_SKIP() << "mesh assets are not in this branch yet";
   ASSERT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -225,10 +215,6 @@ TEST(JocoCompileUrdf, EveryRobotCompiles) {
        {"urdf/r2d2/r2d2.urdf", "urdf/minitaur_primitive/quadruped.urdf", "urdf/ur5/ur5_robot.urdf",
         "urdf/panda/panda.urdf", "urdf/solo12/solo12.urdf"}) {
     const auto r = test::run("joco-compile " + data(robot) + " --print json");
-    if (mesh_unsupported(r)) {
-      std::cout << robot << ": skipped, mesh assets are not in this branch yet\n";
-      continue;
-    }
     EXPECT_EQ(r.exit_code, 0) << robot << ": " << r.err;
   }
 }

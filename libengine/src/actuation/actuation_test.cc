@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "actuation/stage_test_support.h"
 #include "joco/muscle.h"
+#include "support/stage_test_support.h"
 
 namespace joco {
 namespace {

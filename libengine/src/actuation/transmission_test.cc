@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "actuation/stage_test_support.h"
+#include "support/stage_test_support.h"
 
 namespace joco {
 namespace {

@@ -14,26 +14,13 @@
 #include "joco/mjcf.h"
 #include "joco/urdf.h"
 #include "oracle/oracle.h"
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Every .xml and .urdf file under testdata, relative to it.
-std::vector<std::string> every_file() {
-  const fs::path root = test::testdata("");
-  std::vector<std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    const std::string ext = entry.path().extension().string();
-    if (entry.is_regular_file() && (ext == ".xml" || ext == ".urdf")) {
-      files.push_back(fs::relative(entry.path(), root).string());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // joco's verdict: "" when it loads, else the message of the input error that refused it.
 std::string joco_verdict(const fs::path& path) {
@@ -69,18 +56,11 @@ TEST_P(LoadVerdict, SameAsMuJoCo) {
       << "MuJoCo: " << (mj_loads ? "loads" : mj_error) << "\njoco: " << joco_error;
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
-  std::string name = param.param;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(LongSweep, LoadVerdict, ::testing::ValuesIn(every_file()), test_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, LoadVerdict, ::testing::ValuesIn(test::testdata_files()),
+                         test::param_name);
 
 TEST(LoadVerdictFiles, CoverTestdataAndMuJoCosModels) {
-  const std::vector<std::string> files = every_file();
+  const std::vector<std::string> files = test::testdata_files();
   EXPECT_GT(files.size(), 140u);
   for (const char* f : {"mujoco/model/humanoid100/humanoid100.xml", "urdf/ur5/ur5_robot.urdf",
                         "real/franka_sim/assets/actuator0.xml", "forward/static_scene.xml"}) {

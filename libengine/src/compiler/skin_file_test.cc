@@ -7,6 +7,7 @@
 
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "support/errors.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -22,12 +23,7 @@ Model compile_skin(const std::string& skin) {
 }
 
 std::string skin_error(const std::string& skin) {
-  try {
-    compile_skin(skin);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { compile_skin(skin); });
 }
 
 TEST(SkinFile, ReadsCountsDataAndBones) {

@@ -12,6 +12,7 @@
 #include "decode/png.h"
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "support/errors.h"
 #include "support/test_support.h"
 
 namespace joco::compiler {
@@ -43,12 +44,7 @@ Model compile_text(const std::string& assets) {
 }
 
 std::string compile_error(const std::string& assets) {
-  try {
-    compile_text(assets);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { compile_text(assets); });
 }
 
 #ifdef __GLIBC__

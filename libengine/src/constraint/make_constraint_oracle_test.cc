@@ -242,12 +242,10 @@ TEST(ConstraintRowsOptions, MatchMuJoCo) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, ConstraintRows,
-                         ::testing::ValuesIn(constraint_test::quick_constraint_models()),
-                         constraint_test::test_name);
-INSTANTIATE_TEST_SUITE_P(LongSweep, ConstraintRows,
-                         ::testing::ValuesIn(constraint_test::long_constraint_models()),
-                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(Models, ConstraintRows, ::testing::ValuesIn(test::quick_models()),
+                         test::param_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, ConstraintRows, ::testing::ValuesIn(test::long_models()),
+                         test::param_name);
 
 }  // namespace
 }  // namespace joco

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "support/errors.h"
+
 namespace joco::compiler {
 namespace {
 
@@ -79,12 +81,8 @@ void fixed_symbol(BitWriter& w, int sym) {
 }
 
 std::string error_of(const Bytes& stream, size_t max_output = 1000) {
-  try {
-    zlib_decompress(stream.data(), stream.size(), max_output);
-  } catch (const InflateError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message<InflateError>(
+      [&] { zlib_decompress(stream.data(), stream.size(), max_output); });
 }
 
 TEST(Inflate, StoredBlocks) {

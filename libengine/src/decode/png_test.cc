@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "joco/error.h"
+#include "support/errors.h"
 #include "support/test_support.h"
 
 namespace joco::compiler {
@@ -81,12 +82,7 @@ Bytes valid() {
 }
 
 std::string error_of(const Bytes& bytes) {
-  try {
-    decode_png(bytes, "test.png");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { decode_png(bytes, "test.png"); });
 }
 
 void expect_error(const Bytes& bytes, const std::string& part) {

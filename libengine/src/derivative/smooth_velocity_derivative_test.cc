@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "actuation/stage_test_support.h"
 #include "joco/derivative.h"
+#include "support/stage_test_support.h"
 
 namespace joco {
 namespace {
@@ -22,8 +22,7 @@ std::vector<double> smooth_force(const Model& m, Data& d, bool with_bias) {
 }
 
 void check_against_finite_differences(const char* model, bool with_bias, double tolerance) {
-  Model m = test::compile_testdata(model);
-  test::set_muscle_constants(m);
+  const Model m = test::compile_testdata(model);
   Data d(m);
   double worst = 0;
   for (uint64_t seed = 0; seed < 4; ++seed) {

@@ -169,13 +169,13 @@ TEST_P(Inverse, MatchesMjInverse) {
       worst.add(where, cmp);
     });
   }
+  EXPECT_GT(states, 0) << model;
   std::cout << model << " (" << states << " states, " << rows << " constraint rows; "
             << other_contacts << " states on MuJoCo's contacts):\n"
             << worst.table();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, Inverse, ::testing::ValuesIn(inverse_models()),
-                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(Models, Inverse, ::testing::ValuesIn(inverse_models()), test::param_name);
 
 // solver_fwdinv of joco against MuJoCo's, relative to the larger of the two, with values below 1e-9
 // of the state's rounding scale (a converged solver leaves only rounding noise) compared against

@@ -9,6 +9,7 @@
 #include "joco/error.h"
 #include "joco/forward.h"
 #include "joco/mjcf.h"
+#include "support/errors.h"
 #include "support/hand_models.h"
 #include "support/test_support.h"
 
@@ -27,12 +28,7 @@ void fix_checksum(std::vector<uint8_t>& bytes) {
 }
 
 std::string error_of(const std::vector<uint8_t>& bytes) {
-  try {
-    read_jmb(bytes, "test.jmb");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { read_jmb(bytes, "test.jmb"); });
 }
 
 TEST(Jmb, RoundTripIsBitExact) {

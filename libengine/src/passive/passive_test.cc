@@ -8,8 +8,8 @@
 #include <cmath>
 #include <vector>
 
-#include "actuation/stage_test_support.h"
 #include "math/vec.h"
+#include "support/stage_test_support.h"
 
 namespace joco {
 namespace {

@@ -1,7 +1,7 @@
 // sensor_acc against MuJoCo 2.2.2's mj_sensorAcc: every test model with acceleration or force
 // sensors at random states (contacts included), and the touch scene along MuJoCo rollouts with
 // pyramidal and elliptic cones.
-#include "sensor/sensor_oracle_support.h"
+#include "oracle/sensor_oracle_support.h"
 
 namespace joco {
 namespace {

@@ -3,7 +3,7 @@
 // three stages, every data type.
 #include <cstdlib>
 
-#include "sensor/sensor_oracle_support.h"
+#include "oracle/sensor_oracle_support.h"
 
 namespace joco {
 namespace {

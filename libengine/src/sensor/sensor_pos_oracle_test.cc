@@ -1,5 +1,5 @@
 // sensor_pos against MuJoCo 2.2.2's mj_sensorPos on every test model with position sensors.
-#include "sensor/sensor_oracle_support.h"
+#include "oracle/sensor_oracle_support.h"
 
 namespace joco {
 namespace {

@@ -1,5 +1,5 @@
 // sensor_vel against MuJoCo 2.2.2's mj_sensorVel on every test model with velocity sensors.
-#include "sensor/sensor_oracle_support.h"
+#include "oracle/sensor_oracle_support.h"
 
 namespace joco {
 namespace {

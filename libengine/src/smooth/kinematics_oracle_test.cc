@@ -19,6 +19,7 @@
 #include "joco/smooth.h"
 #include "oracle/contacts.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
@@ -156,14 +157,8 @@ INSTANTIATE_TEST_SUITE_P(Models, KinematicsBits,
 
 // Every MJCF under testdata/ that MuJoCo loads (some are fragments, or invalid on purpose).
 TEST(KinematicsBitsAll, EveryTestdataModel) {
-  const std::filesystem::path root = test::testdata("");
-  std::vector<std::string> paths;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    if (e.is_regular_file() && e.path().extension() == ".xml") {
-      paths.push_back(std::filesystem::relative(e.path(), root).string());
-    }
-  }
-  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> paths = test::testdata_files();
+  std::erase_if(paths, [](const std::string& p) { return !p.ends_with(".xml"); });
   int loaded = 0;
   int64_t compared = 0;
   for (const std::string& path : paths) {

@@ -9,89 +9,23 @@
 #include "joco/jacobian.h"
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-const char* const kModels[] = {
-    "mujoco-tests/test__engine__testdata__activation.xml",
-    "mujoco-tests/test__engine__testdata__catenary.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__capsule_mesh.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__cylinder_box.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__frameless_contact.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__frameless_contact_hfield.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__long_box.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml",
-    "mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml",
-    "mujoco-tests/test__engine__testdata__collisions.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_free.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_slide.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_slide_rotated.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__multiple_constraints.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__torque_free.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_free.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_free_rotated.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_torque_free.xml",
-    "mujoco-tests/"
-    "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated.xml",
-    "mujoco-tests/"
-    "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__tfratio0_force_free.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__tfratio0_force_slide.xml",
-    "mujoco-tests/"
-    "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_force_slide_rotated.xml",
-    "mujoco-tests/"
-    "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_multiple_constraints.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__tfratio0_torque_free.xml",
-    "mujoco-tests/test__engine__testdata__damper.xml",
-    "mujoco-tests/test__engine__testdata__derivative__damped_actuators.xml",
-    "mujoco-tests/test__engine__testdata__derivative__damped_pendulum.xml",
-    "mujoco-tests/test__engine__testdata__derivative__energy_conserving_pendulum.xml",
-    "mujoco-tests/test__engine__testdata__derivative__linear.xml",
-    "mujoco-tests/test__engine__testdata__derivative__tumbling_thin_object.xml",
-    "mujoco-tests/test__engine__testdata__derivative__tumbling_thin_object_ellipsoid.xml",
-    "mujoco-tests/test__engine__testdata__refsite.xml",
-    "mujoco-tests/test__engine__testdata__rotations.xml",
-    "mujoco-tests/test__engine__testdata__sites.xml",
-    "mujoco-tests/test__engine__testdata__weld.xml",
-    "mujoco-tests/test__testdata__model.xml",
-    "mujoco-tests/test__user__testdata__auto_limits.xml",
-    "mujoco-tests/test__user__testdata__capsule_inertia.xml",
-    "mujoco-tests/test__user__testdata__keyframe.xml",
-    "mujoco/model/adhesion/active_adhesion.xml",
-    "mujoco/model/composite/cloth.xml",
-    "mujoco/model/composite/grid2pin.xml",
-    "mujoco/model/composite/loop.xml",
-    "mujoco/model/composite/particle.xml",
-    "mujoco/model/composite/rope.xml",
-    "mujoco/model/composite/scene.xml",
-    "mujoco/model/composite/softbox.xml",
-    "mujoco/model/flag/flag.xml",
-    "mujoco/model/hammock/hammock.xml",
-    "mujoco/model/hammock/humanoid_body.xml",
-    "mujoco/model/humanoid/22_humanoids.xml",
-    "mujoco/model/humanoid/humanoid.xml",
-    "mujoco/model/humanoid100/humanoid100.xml",
-    "mujoco/model/humanoid100/humanoid_body.xml",
-    "mujoco/model/mug/mug.xml",
-    "mujoco/model/slider_crank/slider_crank.xml",
-    "mujoco/model/tendon_arm/arm26.xml",
-    "real/anybotics_anymal_c/anymal_c.xml",
-    "real/anybotics_anymal_c/scene.xml",
-    "real/franka_sim/bi-franka_panda.xml",
-    "real/franka_sim/franka_panda.xml",
-    "real/franka_sim/franka_panda_teleop.xml",
-    "real/shadow_hand/left_hand.xml",
-    "real/shadow_hand/right_hand.xml",
-    "real/shadow_hand/scene_left.xml",
-    "real/shadow_hand/scene_right.xml",
-    "real/wonik_allegro/left_hand.xml",
-    "real/wonik_allegro/right_hand.xml",
-    "real/wonik_allegro/scene_left.xml",
-    "real/wonik_allegro/scene_right.xml",
-    "smooth/cameras_lights.xml",
-    "smooth/joint_zoo.xml",
-};
+// The models of MuJoCo, of its tests and of real robots in the shared list (the other folders hold
+// models written for other stages' tests), and two with every joint type, cameras and lights.
+std::vector<std::string> smooth_models() {
+  std::vector<std::string> models = {"smooth/cameras_lights.xml", "smooth/joint_zoo.xml"};
+  for (const std::string& path : test::all_testdata_models()) {
+    if (path.starts_with("mujoco-tests/") || path.starts_with("mujoco/model/") ||
+        path.starts_with("real/")) {
+      models.push_back(path);
+    }
+  }
+  return models;
+}
 
 const std::vector<std::string> kFields = {
     "qpos",      "mocap_quat", "xpos",           "xquat",          "xmat",
@@ -255,7 +189,7 @@ void run_and_compare(oracle::OracleCase& c, const std::string& where, oracle::Wo
   worst.add(where, cmp);
 }
 
-class SmoothPipelineOracle : public ::testing::TestWithParam<const char*> {};
+class SmoothPipelineOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SmoothPipelineOracle, MatchesMuJoCo) {
   oracle::OracleCase c;
@@ -274,7 +208,7 @@ TEST_P(SmoothPipelineOracle, MatchesMuJoCo) {
   std::cout << c.path << ":\n" << worst.table();
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, SmoothPipelineOracle, ::testing::ValuesIn(kModels));
+INSTANTIATE_TEST_SUITE_P(AllModels, SmoothPipelineOracle, ::testing::ValuesIn(smooth_models()));
 
 }  // namespace
 }  // namespace joco

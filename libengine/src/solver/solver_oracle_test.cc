@@ -99,6 +99,7 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
   const std::string model = GetParam();
   std::map<std::string, double> tolerance_of_model;
   oracle::WorstErrors worst;
+  int states = 0;  // states with constraint rows, compared
   const Options variants[] = {
       {mjCONE_PYRAMIDAL, mjJAC_DENSE, mjSOL_NEWTON},  {mjCONE_ELLIPTIC, mjJAC_DENSE, mjSOL_NEWTON},
       {mjCONE_PYRAMIDAL, mjJAC_SPARSE, mjSOL_NEWTON}, {mjCONE_ELLIPTIC, mjJAC_SPARSE, mjSOL_NEWTON},
@@ -124,6 +125,7 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
         // iterations at the default tolerance, and the constraint states the solvers leave
         run_both(c, warmstart);
         if (c.md->nefc == 0) return;
+        ++states;
         // (not for CG: it stops up to 1e-5 short of the solution, and the last ulps of its path
         // decide which pyramid edges are active there, their forces shifting to the neighbouring
         // edges; in one state of test__testdata__model.xml an edge MuJoCo leaves inactive carries
@@ -178,15 +180,14 @@ TEST_P(Solvers, ConvergeToMuJoCo) {
         << key << ": mean iterations joco " << static_cast<double>(n.joco) / n.states << ", MuJoCo "
         << static_cast<double>(n.mujoco) / n.states;
   }
+  EXPECT_GT(states, 0) << model << ": no state with constraint rows";
   std::cout << model << ":\n" << worst.table();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, Solvers,
-                         ::testing::ValuesIn(constraint_test::quick_constraint_models()),
-                         constraint_test::test_name);
-INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers,
-                         ::testing::ValuesIn(constraint_test::long_constraint_models()),
-                         constraint_test::test_name);
+INSTANTIATE_TEST_SUITE_P(Models, Solvers, ::testing::ValuesIn(test::quick_models()),
+                         test::param_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers, ::testing::ValuesIn(test::long_models()),
+                         test::param_name);
 
 // Solves every state of MuJoCo rollouts of the quick models (both cones, dense and sparse) in
 // both engines, joco from MuJoCo's own constraint inputs (its efc_J, efc_aref, efc_D, ... copied
@@ -194,7 +195,8 @@ INSTANTIATE_TEST_SUITE_P(LongSweep, Solvers,
 // iterations, and calls visit(c, where) after each.
 void solve_from_mujoco_inputs(
     int solver, const std::function<void(oracle::OracleCase&, const std::string&)>& visit) {
-  for (const std::string& model : constraint_test::quick_constraint_models()) {
+  int states = 0;  // states with constraint rows, compared
+  for (const std::string& model : test::quick_models()) {
     for (int cone : {mjCONE_PYRAMIDAL, mjCONE_ELLIPTIC}) {
       for (int jacobian : {mjJAC_DENSE, mjJAC_SPARSE}) {
         oracle::OracleCase c;
@@ -207,6 +209,7 @@ void solve_from_mujoco_inputs(
             std::copy(warmstart.begin(), warmstart.end(), c.md->qacc_warmstart);
             mj_forward(c.mj.get(), c.md.get());
             if (c.md->nefc == 0) return;
+            ++states;
             constraint_test::copy_mujoco_data(c.mj.get(), c.md.get(), c.d);
             constraint_test::poison_constraint_outputs(c.d);
             make_constraint(c.m, c.d);
@@ -223,6 +226,7 @@ void solve_from_mujoco_inputs(
       }
     }
   }
+  EXPECT_GT(states, 0) << "no state with constraint rows";
 }
 
 // Iterations (of both runs) whose line searches took as many evaluations in joco as in MuJoCo.
@@ -421,6 +425,7 @@ TEST(SolversRandomContacts, MatchMuJoCo) {
 // contacts where the ellipse QP stops short of the optimum and the update is undone.
 TEST(SolversNoslip, MatchMuJoCo) {
   oracle::WorstErrors worst;
+  int states = 0;  // states with constraint rows, compared
   for (const char* model : {"mujoco/model/humanoid/humanoid.xml", "constraint/contacts.xml",
                             "constraint/friction_limits.xml", "constraint/small_friction.xml",
                             "real/anybotics_anymal_c/scene.xml"}) {
@@ -442,6 +447,7 @@ TEST(SolversNoslip, MatchMuJoCo) {
                                                 c.md->qacc_warmstart + c.m.nv);
             run_both(c, warmstart);
             if (c.md->nefc == 0) return;
+            ++states;
             const std::string where = std::string(model) + " " + solver_name(solver) + " cone " +
                                       std::to_string(cone) + " jacobian " +
                                       std::to_string(jacobian) + " seed " + std::to_string(seed) +
@@ -461,6 +467,7 @@ TEST(SolversNoslip, MatchMuJoCo) {
       }
     }
   }
+  EXPECT_GT(states, 0) << "no state with constraint rows";
   std::cout << "noslip:\n" << worst.table();
 }
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "actuation/stage_test_support.h"
+#include "support/stage_test_support.h"
 #include "tendon/wrap.h"
 
 namespace joco {

@@ -5,6 +5,7 @@
 
 #include "joco/error.h"
 #include "joco/urdf.h"
+#include "support/errors.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -12,13 +13,7 @@ namespace {
 
 std::string error_of(const std::string& urdf, UrdfOptions o = {}) {
   o.base_dir = test::testdata("urdf/r2d2");
-  try {
-    urdf_to_mjcf(urdf, "t.urdf", o);
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInput);
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { urdf_to_mjcf(urdf, "t.urdf", o); });
 }
 
 struct Case {
@@ -32,20 +27,7 @@ std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.what;
 
 class UrdfError : public ::testing::TestWithParam<Case> {};
 
-void expect_fragments(const std::string& message, const std::string& expected,
-                      const std::string& what) {
-  ASSERT_FALSE(message.empty()) << what << ": converted without error";
-  size_t start = 0;
-  while (start <= expected.size()) {
-    const size_t end = expected.find('|', start);
-    const std::string fragment =
-        expected.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    EXPECT_NE(message.find(fragment), std::string::npos)
-        << what << ": '" << fragment << "' not in: " << message;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-}
+using test::expect_fragments;
 
 TEST_P(UrdfError, NamesFileLineElementAndReason) {
   const Case& c = GetParam();

@@ -3,7 +3,6 @@
 // InputError; none crashes, hangs or escapes with another exception.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <ostream>
 #include <random>
 
@@ -64,64 +63,47 @@ class UrdfFuzz : public ::testing::TestWithParam<FuzzCase> {};
 TEST_P(UrdfFuzz, MutantsConvertOrFailCleanly) {
   const std::string path = test::testdata(GetParam().urdf);
   const std::string original = test::read_text(path);
-  std::mt19937_64 rng(std::hash<std::string>{}(GetParam().urdf));
   UrdfOptions o;
   o.base_dir = path.substr(0, path.rfind('/'));
   // Exercise the optional rules too.
   const UrdfOptions::Actuators kinds[3] = {UrdfOptions::Actuators::kNone,
                                            UrdfOptions::Actuators::kMotor,
                                            UrdfOptions::Actuators::kPosition};
-  int converted = 0, compiled = 0, rejected = 0;
-  for (int trial = 0; trial < GetParam().trials; ++trial) {
-    std::string text = original;
-    const int edits = 1 + static_cast<int>(rng() % 3);
-    for (int e = 0; e < edits; ++e) text = mutate(text, rng);
+  int compiled = 0;
+  const auto convert = [&](const std::string& text, int trial) {
     o.actuators = kinds[trial % 3];
     o.floating = trial % 4 == 1;
     o.fuse_fixed = trial % 5 != 2;
-    const auto start = std::chrono::steady_clock::now();
-    std::string mjcf;
+    const std::string mjcf = urdf_to_mjcf(text, "mutant.urdf", o);
+    if (mjcf.empty()) return;
+    // What converts must be MJCF the compiler reads: it may still reject the physics (a mass of
+    // 1e300, a mesh scaled to nothing), but only with an InputError, never for the MJCF's form.
     try {
-      mjcf = urdf_to_mjcf(text, "mutant.urdf", o);
-      ++converted;
-    } catch (const InputError&) {
-      ++rejected;
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "trial " << trial << ": unexpected " << typeid(e).name() << ": " << e.what()
-                    << "\n"
-                    << text;
-    }
-    if (!mjcf.empty()) {
-      // What converts must be MJCF the compiler reads: it may still reject the physics (a mass of
-      // 1e300, a mesh scaled to nothing), but only with an InputError, never for the MJCF's form.
-      try {
-        const Model m = compile_mjcf(mjcf, "mutant.xml", o.base_dir);
-        validate_model(m, "mutant.xml");
-        ++compiled;
-      } catch (const InputError& e) {
-        const std::string what = e.what();
-        for (const char* form : {"unrecognized", "is not a number", "too many values",
-                                 "too few values", "missing required attribute", "malformed XML",
-                                 "is not one of", "repeated name", "unknown"}) {
-          if (what.find(form) != std::string::npos) {
-            ADD_FAILURE() << "trial " << trial
-                          << ": the converter wrote MJCF the compiler cannot read: " << what << "\n"
-                          << mjcf;
-          }
+      const Model m = compile_mjcf(mjcf, "mutant.xml", o.base_dir);
+      validate_model(m, "mutant.xml");
+      ++compiled;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      for (const char* form : {"unrecognized", "is not a number", "too many values",
+                               "too few values", "missing required attribute", "malformed XML",
+                               "is not one of", "repeated name", "unknown"}) {
+        if (what.find(form) != std::string::npos) {
+          ADD_FAILURE() << "trial " << trial
+                        << ": the converter wrote MJCF the compiler cannot read: " << what << "\n"
+                        << mjcf;
         }
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << "trial " << trial << ": compiling the MJCF: " << typeid(e).name() << ": "
-                      << e.what();
       }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "trial " << trial << ": compiling the MJCF: " << typeid(e).name() << ": "
+                    << e.what();
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 5.0) << "trial " << trial << " took " << seconds << " s";
-  }
-  EXPECT_GT(rejected, 0);
-  EXPECT_GT(converted, 0);
-  std::cout << GetParam().urdf << ": " << converted << " mutants converted (" << compiled
-            << " compiled), " << rejected << " rejected\n";
+  };
+  const test::MutantCounts n = test::run_mutants(
+      original, std::hash<std::string>{}(GetParam().urdf), GetParam().trials, mutate, convert);
+  EXPECT_GT(n.rejected, 0);
+  EXPECT_GT(n.accepted, 0);
+  std::cout << GetParam().urdf << ": " << n.accepted << " mutants converted (" << compiled
+            << " compiled), " << n.rejected << " rejected\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Robots, UrdfFuzz,

@@ -318,17 +318,7 @@ TEST_P(UrdfOracle, ConvertedRobotMatchesMuJoCosImport) {
   EXPECT_EQ(ref.neq, 0);
 
   // (3) joco's compiled model of our MJCF against MuJoCo's model of the URDF.
-  Model m;
-  try {
-    m = compile_urdf(test::read_text(urdf_path), urdf_path, options);
-  } catch (const InputError& e) {
-    if (std::string(e.what()).find("mesh assets are not supported yet") != std::string::npos) {
-      GTEST_SKIP()
-          << "joco cannot compile meshes in this branch yet (mesh assets are merged on main): "
-          << e.what();
-    }
-    throw;
-  }
+  const Model m = compile_urdf(test::read_text(urdf_path), urdf_path, options);
   const Summary compiled = summarize(m);
   c = compare(compiled, ref, robot.unlimited_by_design);
   EXPECT_TRUE(c.problems.empty()) << "joco(joco's MJCF) vs MuJoCo(URDF):\n"

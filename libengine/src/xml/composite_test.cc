@@ -10,6 +10,7 @@
 #include "joco/error.h"
 #include "joco/mjcf.h"
 #include "xml/composite_skin.h"
+#include "support/errors.h"
 
 namespace joco::compiler {
 namespace {
@@ -122,12 +123,7 @@ std::string composite_error(const std::string& composite, const std::string& par
   const std::string xml = "<mujoco>" + compiler + "<worldbody>\n<body name='" + parent +
                           "' pos='0 0 1'><freejoint/><geom size='0.1'/>\n" + composite +
                           "\n</body></worldbody></mujoco>";
-  try {
-    compile_mjcf(xml, "composite.xml", ".");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { compile_mjcf(xml, "composite.xml", "."); });
 }
 
 // As in MuJoCo 2.2.2, a pin outside the grid is accepted and pins nothing.

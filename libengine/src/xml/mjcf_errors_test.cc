@@ -8,6 +8,7 @@
 
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "support/errors.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -15,12 +16,7 @@ namespace {
 
 // The message of compiling `xml` (empty when it compiles).
 std::string error_of(const std::string& xml, const std::string& dir = ".") {
-  try {
-    compile_mjcf(xml, "model.xml", dir);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error([&] { compile_mjcf(xml, "model.xml", dir); });
 }
 
 struct Case {
@@ -36,19 +32,7 @@ class MjcfError : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MjcfError, NamesFileLineElementAndReason) {
   const Case& c = GetParam();
-  const std::string message = error_of(c.xml);
-  ASSERT_FALSE(message.empty()) << c.what << ": compiled without error";
-  std::string expected = c.expected;
-  size_t start = 0;
-  while (start <= expected.size()) {
-    const size_t end = expected.find('|', start);
-    const std::string fragment =
-        expected.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    EXPECT_NE(message.find(fragment), std::string::npos)
-        << c.what << ": '" << fragment << "' not in: " << message;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
+  test::expect_fragments(error_of(c.xml), c.expected, c.what);
 }
 
 const Case kCases[] = {

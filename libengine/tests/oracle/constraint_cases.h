@@ -1,7 +1,7 @@
-// Shared by the constraint and solver oracle tests (libengine/src/constraint, src/solver): the
-// models, states sampled from MuJoCo rollouts, and copying MuJoCo's position and velocity stages
-// (with its contact list) into joco's Data so that the constraint stages run on exactly MuJoCo's
-// inputs.
+// Shared by the constraint and solver oracle tests (libengine/src/constraint, src/solver): states
+// sampled from MuJoCo rollouts, and copying MuJoCo's position and velocity stages (with its contact
+// list) into joco's Data so that the constraint stages run on exactly MuJoCo's inputs. Their models
+// are test::quick_models() and test::long_models() (support/test_models.h).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -13,60 +13,9 @@
 #include <vector>
 
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco::constraint_test {
-
-// Models with constraints of every kind: equalities, friction loss, limits and contacts. The
-// quick ones run in the default suite, the others in the long sweep (LongSweep/...).
-inline const std::vector<std::string>& quick_constraint_models() {
-  static const std::vector<std::string> models = {
-      "constraint/equalities.xml",
-      "constraint/friction_limits.xml",
-      "constraint/contacts.xml",
-      "mujoco/model/humanoid/humanoid.xml",
-      "mujoco/model/tendon_arm/arm26.xml",
-      "mujoco-tests/test__engine__testdata__weld.xml",
-      "mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml",
-      "real/anybotics_anymal_c/scene.xml",
-  };
-  return models;
-}
-
-inline const std::vector<std::string>& long_constraint_models() {
-  static const std::vector<std::string> models = {
-      "mujoco/model/humanoid100/humanoid100.xml",
-      "mujoco-tests/"
-      "test__engine__testdata__core_smooth__rne_post__connect__multiple_constraints.xml",
-      "mujoco-tests/"
-      "test__engine__testdata__core_smooth__rne_post__connect__force_slide_rotated.xml",
-      "mujoco-tests/"
-      "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated.xml",
-      "mujoco-tests/"
-      "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
-      "mujoco-tests/"
-      "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_multiple_constraints.xml",
-      "mujoco-tests/test__testdata__model.xml",
-      "mujoco-tests/test__engine__testdata__collisions.xml",
-      "mujoco-tests/test__engine__testdata__collision_convex__stacked_boxes.xml",
-      "mujoco-tests/test__engine__testdata__collision_convex__cylinder_box.xml",
-      "mujoco-tests/test__engine__testdata__collision_convex__capsule_mesh.xml",
-      "mujoco-tests/test__engine__testdata__collision_convex__long_box.xml",
-      "real/franka_sim/franka_panda.xml",
-      "real/franka_sim/franka_panda_teleop.xml",
-      "real/shadow_hand/scene_right.xml",
-      "real/wonik_allegro/scene_left.xml",
-  };
-  return models;
-}
-
-// A gtest name for a model path.
-inline std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
-  std::string name = param.param;
-  for (char& ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
-}
 
 // Options of one run: cone, Jacobian and solver (MuJoCo's enum values), set on both models.
 struct Options {

@@ -1,9 +1,15 @@
 #include "support/xml_mutation.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <typeinfo>
 #include <utility>
 #include <vector>
+
+#include "joco/error.h"
 
 namespace joco::test {
 
@@ -73,6 +79,34 @@ std::string mutate_xml(const std::string& text, std::mt19937_64& rng,
     }
   }
   return s;
+}
+
+MutantCounts run_mutants(
+    const std::string& original, uint64_t seed, int trials,
+    const std::function<std::string(const std::string&, std::mt19937_64&)>& mutate,
+    const std::function<void(const std::string& text, int trial)>& load) {
+  std::mt19937_64 rng(seed);
+  MutantCounts counts;
+  for (int trial = 0; trial < trials; ++trial) {
+    std::string text = original;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) text = mutate(text, rng);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      load(text, trial);
+      ++counts.accepted;
+    } catch (const InputError&) {
+      ++counts.rejected;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "trial " << trial << ": unexpected " << typeid(e).name() << ": " << e.what()
+                    << "\n"
+                    << text;
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 5.0) << "trial " << trial << " took " << seconds << " s";
+  }
+  return counts;
 }
 
 }  // namespace joco::test

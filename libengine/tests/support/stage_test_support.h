@@ -57,15 +57,4 @@ inline void velocity_stages(const Model& m, Data& d) {
   rne(m, d, false, d.qfrc_bias);
 }
 
-// Gives muscles the length range and acc0 that joco's compiler does not compute yet.
-inline void set_muscle_constants(Model& m) {
-  for (int u = 0; u < m.nu; ++u) {
-    if (m.actuator_gaintype[u] != kGainMuscle && m.actuator_biastype[u] != kBiasMuscle) continue;
-    if (m.actuator_acc0[u] <= 0) m.actuator_acc0[u] = 10;
-    if (m.actuator_lengthrange[2 * u] < m.actuator_lengthrange[2 * u + 1]) continue;
-    m.actuator_lengthrange[2 * u] = -1;
-    m.actuator_lengthrange[2 * u + 1] = 1;
-  }
-}
-
 }  // namespace joco::test

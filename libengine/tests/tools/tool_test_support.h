@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco::tools::test {
@@ -23,11 +24,8 @@ RunResult run(const std::string& command, const std::string& stdin_path = "");
 // A fresh empty directory for one test's files, removed when it goes out of scope.
 using joco::test::TempDir;
 
-// Every model in testdata: the MJCF and URDF files that are models (not include fragments), as
-// paths relative to testdata, sorted.
-std::vector<std::string> testdata_models();
-
-// A test parameter (a path, say) as a test name: every character but letters and digits as '_'.
-std::string param_name(const ::testing::TestParamInfo<std::string>& param);
+// The models tools tests sweep, and names for them: support/test_models.h.
+using joco::test::all_testdata_models;
+using joco::test::param_name;
 
 }  // namespace joco::tools::test
