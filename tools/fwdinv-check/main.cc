@@ -10,18 +10,16 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "common/controls.h"
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/parallel.h"
 #include "common/progress.h"
 #include "common/report.h"
 #include "common/tool.h"
@@ -254,41 +252,28 @@ Case check(const Model& m, const std::string& path, const std::vector<State>& st
   const auto start = std::chrono::steady_clock::now();
   Progress progress("checking " + c.model_name + " (" + c.solver + ")",
                     static_cast<int64_t>(states.size()), !ctx.quiet());
-  std::atomic<size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex mutex;
-  auto worker = [&]() {
-    try {
-      Data d(m);
-      for (size_t i = next++; i < states.size(); i = next++) {
-        reset_data(m, d);
-        set_state(m, d, states[i].values.data(), kCheckedState);
-        const int singular_before = d.warning[kWarnInertia].number;
-        forward(m, d);
-        compare_fwd_inv(m, d);
-        RowResult& r = c.rows[i];
-        r.singular = d.warning[kWarnInertia].number > singular_before;
-        r.constraint_absolute = d.solver_fwdinv[0];
-        r.force_absolute = d.solver_fwdinv[1];
-        r.iterations = d.solver_iter;
-        r.nefc = d.nefc;
-        const double scale = o.absolute ? 1.0 : force_scale(m, d);
-        r.force = scale > 0 ? r.force_absolute / scale : 0;
-        r.constraint = scale > 0 ? r.constraint_absolute / scale : 0;
-        r.over = !r.singular && (!(r.force <= c.max_force) || !(r.constraint <= c.max_constraint));
-        progress.advance();
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!failure) failure = std::current_exception();
-      next = states.size();
-    }
-  };
-  std::vector<std::thread> pool;
   const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(states.size())));
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  std::vector<Data> data;
+  for (int th = 0; th < threads; ++th) data.emplace_back(m);
+  parallel_for(states.size(), threads, [&](int th, size_t i) {
+    Data& d = data[static_cast<size_t>(th)];
+    reset_data(m, d);
+    set_state(m, d, states[i].values.data(), kCheckedState);
+    const int singular_before = d.warning[kWarnInertia].number;
+    forward(m, d);
+    compare_fwd_inv(m, d);
+    RowResult& r = c.rows[i];
+    r.singular = d.warning[kWarnInertia].number > singular_before;
+    r.constraint_absolute = d.solver_fwdinv[0];
+    r.force_absolute = d.solver_fwdinv[1];
+    r.iterations = d.solver_iter;
+    r.nefc = d.nefc;
+    const double scale = o.absolute ? 1.0 : force_scale(m, d);
+    r.force = scale > 0 ? r.force_absolute / scale : 0;
+    r.constraint = scale > 0 ? r.constraint_absolute / scale : 0;
+    r.over = !r.singular && (!(r.force <= c.max_force) || !(r.constraint <= c.max_constraint));
+    progress.advance();
+  });
   progress.finish();
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   c.summarise();

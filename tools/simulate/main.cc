@@ -8,17 +8,15 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "common/controls.h"
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/parallel.h"
 #include "common/progress.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
@@ -263,27 +261,13 @@ int simulate(const Options& o, const ToolContext& ctx) {
     // Worker threads simulate rollouts (one Data each); this thread writes them in order (HDF5 is
     // not thread-safe).
     std::vector<std::optional<Recording>> done(static_cast<size_t>(rollouts));
-    std::mutex mutex;
-    std::atomic<int> next{0};
-    std::exception_ptr failure;
-    auto worker = [&]() {
-      try {
-        Data d(m);
-        for (int b = next++; b < rollouts; b = next++) {
-          Recording rec = rollout(m, d, o, controls.with_seed_offset(b), steps, fields, &progress);
-          std::lock_guard<std::mutex> lock(mutex);
-          done[static_cast<size_t>(b)] = std::move(rec);
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = rollouts;
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 0; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
-    for (std::thread& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
+    const int threads = std::max(1, std::min(o.threads, rollouts));
+    std::vector<Data> data;
+    for (int th = 0; th < threads; ++th) data.emplace_back(m);
+    parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t b) {
+      done[b] = rollout(m, data[static_cast<size_t>(th)], o,
+                        controls.with_seed_offset(static_cast<int>(b)), steps, fields, &progress);
+    });
     for (int b = 0; b < rollouts; ++b) {
       TrajectoryWriter& w = file.rollout(b);
       done[static_cast<size_t>(b)]->write(w, o.contacts);
@@ -319,31 +303,23 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     const size_t rows = states.rows();
     const std::vector<Field> fields = recorded_fields(m, states.has_applied_forces());
     std::vector<Recording> results(rows);
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex mutex;
     Progress progress("evaluating " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
-    auto worker = [&]() {
-      try {
-        Data d(m);
-        ForwardInputs before(m);
-        for (size_t r = next++; r < rows; r = next++) {
-          states.load(m, d, r);
-          before.save(m, d);
-          forward(m, d);
-          results[r].record(m, d, before, fields, static_cast<int64_t>(r), o.contacts);
-          progress.advance();
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = rows;
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int th = 0; th < std::max(1, o.threads); ++th) pool.emplace_back(worker);
-    for (std::thread& th : pool) th.join();
-    if (failure) std::rethrow_exception(failure);
+    const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(rows)));
+    std::vector<Data> data;
+    std::vector<ForwardInputs> before;
+    for (int th = 0; th < threads; ++th) {
+      data.emplace_back(m);
+      before.emplace_back(m);
+    }
+    parallel_for(rows, threads, [&](int th, size_t r) {
+      Data& d = data[static_cast<size_t>(th)];
+      ForwardInputs& inputs = before[static_cast<size_t>(th)];
+      states.load(m, d, r);
+      inputs.save(m, d);
+      forward(m, d);
+      results[r].record(m, d, inputs, fields, static_cast<int64_t>(r), o.contacts);
+      progress.advance();
+    });
     progress.finish();
     Recording all;
     for (Recording& r : results) {
