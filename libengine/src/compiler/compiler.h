@@ -130,6 +130,8 @@ class Compiler {
   // masses.cc: masses and inertia of the geoms, then of the bodies.
   void compute_geom_masses();
   bool inertia_from_geoms_mode(const FlatBody& b) const;
+  bool gives_inertia(const FlatGeom& g) const;  // counts for inertia, in inertiagrouprange
+  bool uses_inertial_for_want_of_geoms(int body) const;
   void compute_inertia();
   void check_moving_masses() const;
   void set_explicit_inertia(FlatBody& b, const InertialSpec& in);

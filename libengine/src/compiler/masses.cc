@@ -45,6 +45,22 @@ bool Compiler::inertia_from_geoms_mode(const FlatBody& b) const {
   return mode == 1 || (mode == 2 && !b.spec->inertial);
 }
 
+bool Compiler::gives_inertia(const FlatGeom& g) const {
+  const auto& range = spec_.compiler.inertiagrouprange;
+  return g.counts_for_inertia && g.spec->group >= range[0] && g.spec->group <= range[1];
+}
+
+// With inertiafromgeom="true", a body none of whose geoms gives inertia (none, or none in
+// inertiagrouprange) and that receives no fused masses keeps its <inertial>, as in 2.2.2.
+bool Compiler::uses_inertial_for_want_of_geoms(int body) const {
+  const FlatBody& b = bodies_[static_cast<size_t>(body)];
+  if (!b.spec->inertial || !b.fused.empty()) return false;
+  for (const FlatGeom& g : geoms_) {
+    if (g.body == body && gives_inertia(g)) return false;
+  }
+  return true;
+}
+
 void Compiler::compute_inertia() {
   const CompilerSettings& c = spec_.compiler;
   for (size_t i = 1; i < bodies_.size(); ++i) {
@@ -52,7 +68,8 @@ void Compiler::compute_inertia() {
     const BodySpec& s = *b.spec;
     if (b.inertia_in_frame) {
       // Set by infer_global_frames.
-    } else if (inertia_from_geoms_mode(b)) {
+    } else if (inertia_from_geoms_mode(b) &&
+               !uses_inertial_for_want_of_geoms(static_cast<int>(i))) {
       inertia_from_geoms(static_cast<int>(i));
     } else if (s.inertial) {
       set_explicit_inertia(b, *s.inertial);
@@ -125,13 +142,9 @@ void Compiler::set_explicit_inertia(FlatBody& b, const InertialSpec& in) {
 // of masses fused into it from static children).
 void Compiler::inertia_from_geoms(int body) {
   FlatBody& b = bodies_[static_cast<size_t>(body)];
-  const auto& range = spec_.compiler.inertiagrouprange;
   std::vector<MassElement> elements;
   for (const FlatGeom& g : geoms_) {
-    if (g.body != body || !g.counts_for_inertia || g.spec->group < range[0] ||
-        g.spec->group > range[1])
-      continue;
-    elements.push_back({g.mass, g.pos, g.quat, g.inertia});
+    if (g.body == body && gives_inertia(g)) elements.push_back({g.mass, g.pos, g.quat, g.inertia});
   }
   if (!elements.empty() && !b.fused.empty()) {
     // As MuJoCo 2.2.2: the body's own geoms give its inertial first (principal axes and all),

@@ -123,6 +123,10 @@ const Case kCases[] = {
     {"orientation given twice",
      "<mujoco><worldbody><geom size='1' quat='1 0 0 0' euler='0 0 0'/></worldbody></mujoco>",
      "<geom>|only one orientation"},
+    {"orientation beside fullinertia",
+     "<mujoco><worldbody><body><joint/><inertial pos='0 0 0' mass='1' euler='10 0 0' "
+     "fullinertia='1 1 1 0 0 0'/></body></worldbody></mujoco>",
+     "<inertial>|'fullinertia'|orientation"},
     {"zero quaternion", "<mujoco><worldbody><geom size='1' quat='0 0 0 0'/></worldbody></mujoco>",
      "<geom>|quaternion is zero"},
     {"fromto on a sphere",

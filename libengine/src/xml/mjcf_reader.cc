@@ -913,7 +913,12 @@ class Reader {
         Vec3 diag;
         if (a.read("diaginertia", diag)) in.diaginertia = diag;
         std::array<double, 6> full;
-        if (a.read("fullinertia", full)) in.fullinertia = full;
+        if (a.read("fullinertia", full)) {
+          // fullinertia gives the principal axes too: as in 2.2.2, no orientation beside it.
+          if (in.orientation.kind != Orientation::kNone)
+            a.fail("fullinertia", "an orientation and 'fullinertia' cannot both be given");
+          in.fullinertia = full;
+        }
         if (in.fullinertia) in.diaginertia.reset();  // MuJoCo 2.2.2 takes fullinertia if both
         if (!in.diaginertia && !in.fullinertia) {
           throw InputError(c.where() +
