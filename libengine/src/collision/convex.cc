@@ -379,19 +379,14 @@ int convex_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, d
 
 int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   const double* plane_pos = d.geom_xpos + 3 * g1;
-  double normal[3], down[3], point[3], dif[3];
+  double normal[3], down[3], point[3];
   mat_column(normal, d.geom_xmat + 9 * g1, 2);
   scale3(down, normal, -1);
   ConvexObject obj;
   convex_object(&obj, m, d, g2, 0);
   support_point(obj, down, point);
-  sub3(dif, point, plane_pos);
-  const double dist = dot3(dif, normal);
-  if (dist > margin) return 0;
-  double pos[3];
-  add_scaled3(pos, point, normal, -dist / 2);
-  set_contact(con, dist, pos, normal);
-  int n = 1;
+  int n = plane_point(con, plane_pos, normal, point, margin);
+  if (n == 0) return 0;
 
   // meshes: the hull neighbours of the deepest vertex within the margin, up to three contacts in
   // all, skipping those (the vertices themselves) within 0.3 rbound of the first contact's point:
@@ -407,13 +402,8 @@ int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, do
     const double local[3] = {v[0], v[1], v[2]};
     mat_vec3(point, obj.mat, local);
     add3(point, point, obj.pos);
-    sub3(dif, point, plane_pos);
-    const double dn = dot3(dif, normal);
-    if (dn > margin) continue;
     if (dist3(point, con[0].pos) <= far) continue;
-    add_scaled3(pos, point, normal, -dn / 2);
-    set_contact(con + n, dn, pos, normal);
-    ++n;
+    n += plane_point(con + n, plane_pos, normal, point, margin);
   }
   return n;
 }

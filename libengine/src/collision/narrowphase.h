@@ -8,6 +8,11 @@
 namespace joco::narrow {
 
 // plane.cc
+// Adds a contact for `point` of the other geom when its height above the plane is at most the
+// margin: at the point's depth, midway between the point and the plane (the plane pairs' and
+// plane_convex's one rule). Returns the number added (0 or 1).
+int plane_point(Contact* con, const double* plane_pos, const double normal[3],
+                const double point[3], double margin);
 int plane_sphere(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin);
 int plane_capsule(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin);
 int plane_cylinder(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin);

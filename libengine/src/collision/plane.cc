@@ -8,9 +8,6 @@ namespace joco::narrow {
 
 using namespace joco::math;
 
-namespace {
-
-// Adds a contact for `point` of the other geom when its height above the plane is below margin.
 int plane_point(Contact* con, const double* plane_pos, const double normal[3],
                 const double point[3], double margin) {
   double dif[3];
@@ -22,6 +19,8 @@ int plane_point(Contact* con, const double* plane_pos, const double normal[3],
   set_contact(con, dist, pos, normal);
   return 1;
 }
+
+namespace {
 
 }  // namespace
 
