@@ -20,9 +20,7 @@ int plane_point(Contact* con, const double* plane_pos, const double normal[3],
   return 1;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 int plane_sphere(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   double normal[3], point[3];
