@@ -84,34 +84,16 @@ struct Recording {
     ++rows;
     for (Field f : fields) {
       std::vector<double>& v = values[f];
-      switch (f) {
-        case Field::kTime: v.push_back(d.time); break;
-        case Field::kQpos: v.insert(v.end(), before.qpos.begin(), before.qpos.end()); break;
-        case Field::kQvel: v.insert(v.end(), d.qvel, d.qvel + m.nv); break;
-        case Field::kAct: v.insert(v.end(), d.act, d.act + m.na); break;
-        case Field::kCtrl: v.insert(v.end(), d.ctrl, d.ctrl + m.nu); break;
-        case Field::kQacc: v.insert(v.end(), d.qacc, d.qacc + m.nv); break;
-        case Field::kQaccWarmstart:
-          v.insert(v.end(), before.warmstart.begin(), before.warmstart.end());
-          break;
-        case Field::kSensordata:
-          v.insert(v.end(), d.sensordata, d.sensordata + m.nsensordata);
-          break;
-        case Field::kQfrcApplied: v.insert(v.end(), d.qfrc_applied, d.qfrc_applied + m.nv); break;
-        case Field::kXfrcApplied:
-          v.insert(v.end(), d.xfrc_applied, d.xfrc_applied + 6 * m.nbody);
-          break;
-        case Field::kQfrcActuator:
-          v.insert(v.end(), d.qfrc_actuator, d.qfrc_actuator + m.nv);
-          break;
-        case Field::kQfrcConstraint:
-          v.insert(v.end(), d.qfrc_constraint, d.qfrc_constraint + m.nv);
-          break;
-        case Field::kQfrcBias: v.insert(v.end(), d.qfrc_bias, d.qfrc_bias + m.nv); break;
-        case Field::kNcon: v.push_back(d.ncon); break;
-        case Field::kNefc: v.push_back(d.nefc); break;
-        case Field::kSolverNiter: v.push_back(d.solver_iter); break;
-        default: break;
+      // qpos and the warmstart as forward found them (it normalises quaternions and overwrites
+      // the warmstart); every other field from the Data, where the field table says it is.
+      if (f == Field::kQpos) {
+        v.insert(v.end(), before.qpos.begin(), before.qpos.end());
+      } else if (f == Field::kQaccWarmstart) {
+        v.insert(v.end(), before.warmstart.begin(), before.warmstart.end());
+      } else {
+        double scalar;
+        const double* in_data = field_row(d, f, scalar);
+        if (in_data) v.insert(v.end(), in_data, in_data + field_row_size(f, m.sizes()));
       }
     }
     if (!with_contacts) return;
