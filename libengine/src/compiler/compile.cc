@@ -15,8 +15,10 @@ Model Compiler::run() {
   resolve_geoms();
   compute_geom_masses();
   infer_global_frames();
-  fuse_static_bodies();
   compute_inertia();
+  fuse_static_bodies();
+  check_moving_masses();
+  scale_to_total_mass();
   build_dofs();
   Model m(sizes());
   fill(m);

@@ -51,8 +51,6 @@ struct FlatBody {
   bool has_children = false;
   // Mass, inertia, ipos and iquat already set (a body whose frame is that of its inertia).
   bool inertia_in_frame = false;
-  // Masses fused into this body from static children (fusestatic) that do not arrive as geoms.
-  std::vector<struct MassElement> fused;
 };
 
 struct FlatGeom {
@@ -61,8 +59,7 @@ struct FlatGeom {
   Vec3 pos;
   Quat quat;
   int mesh = -1, hfield = -1, material = -1;
-  MeshGeom mesh_geom;              // for geoms that reference a mesh
-  bool counts_for_inertia = true;  // false for geoms fused from a body with an explicit inertial
+  MeshGeom mesh_geom;  // for geoms that reference a mesh
   double mass = 0;
   Vec3 inertia{};  // principal moments in the geom frame
 };
@@ -130,15 +127,15 @@ class Compiler {
   // masses.cc: masses and inertia of the geoms, then of the bodies.
   void compute_geom_masses();
   bool inertia_from_geoms_mode(const FlatBody& b) const;
-  bool gives_inertia(const FlatGeom& g) const;  // counts for inertia, in inertiagrouprange
+  bool gives_inertia(const FlatGeom& g) const;  // in inertiagrouprange
   bool uses_inertial_for_want_of_geoms(int body) const;
   void compute_inertia();
   void check_moving_masses() const;
+  void scale_to_total_mass();
   void set_explicit_inertia(FlatBody& b, const InertialSpec& in);
   void inertia_from_geoms(int body);
   static FlatBody& zero_inertia(FlatBody& b);
   static void combine(FlatBody& b, const std::vector<MassElement>& elements);
-  void add_fused_masses(FlatBody& b);
 
   // fusestatic.cc: static bodies fused into their parents.
   void fuse_static_bodies();

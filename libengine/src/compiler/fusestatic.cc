@@ -44,34 +44,18 @@ void Compiler::fuse_static_bodies() {
     math::frame_mul(rel_pos[i].data(), rel_quat[i].data(), rel_pos[p].data(), rel_quat[p].data(),
                     b.pos.data(), b.quat.data());
   }
-  // Move geoms and sites; a fused body's mass goes with its geoms when the target infers its
-  // inertia from geoms too, else as one mass element.
+  // Each body's mass and inertia are final (compute_inertia: bounded and balanced on its own);
+  // as MuJoCo 2.2.2, each fused body joins its target one at a time in tree order, the total
+  // brought to principal axes each time, and one without mass (below kMinVal) adds nothing. The
+  // world keeps no mass.
   for (size_t i = 1; i < n; ++i) {
-    if (!fused[i]) continue;
+    const FlatBody& f = bodies_[i];
+    if (!fused[i] || target[i] == 0 || f.mass < kMinVal) continue;
     FlatBody& t = bodies_[static_cast<size_t>(target[i])];
-    t.inertia_in_frame = false;  // what it receives counts too: computed again
-    const bool own_geoms_count = inertia_from_geoms_mode(bodies_[i]);
-    if (!own_geoms_count || !inertia_from_geoms_mode(t)) {
-      // The fused body's own inertia, computed now, travels as a mass element.
-      FlatBody copy = bodies_[i];
-      if (own_geoms_count) {
-        inertia_from_geoms(static_cast<int>(i));
-      } else if (copy.spec->inertial) {
-        set_explicit_inertia(bodies_[i], *copy.spec->inertial);
-      }
-      MassElement e{bodies_[i].mass, {}, {}, bodies_[i].inertia};
-      math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
-                      bodies_[i].ipos.data(), bodies_[i].iquat.data());
-      if (e.mass > 0) t.fused.push_back(e);
-      for (FlatGeom& g : geoms_) {
-        if (g.body == static_cast<int>(i)) g.counts_for_inertia = false;
-      }
-    }
-    for (MassElement e : bodies_[i].fused) {
-      math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
-                      e.pos.data(), e.quat.data());
-      t.fused.push_back(e);
-    }
+    MassElement e{f.mass, {}, {}, f.inertia};
+    math::frame_mul(e.pos.data(), e.quat.data(), rel_pos[i].data(), rel_quat[i].data(),
+                    f.ipos.data(), f.iquat.data());
+    combine(t, {{t.mass, t.ipos, t.iquat, t.inertia}, e});
   }
   // Geoms and sites of fused bodies move to the target, their frames composed.
   auto move_to_target = [&](auto& elements) {

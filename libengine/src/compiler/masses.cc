@@ -47,14 +47,14 @@ bool Compiler::inertia_from_geoms_mode(const FlatBody& b) const {
 
 bool Compiler::gives_inertia(const FlatGeom& g) const {
   const auto& range = spec_.compiler.inertiagrouprange;
-  return g.counts_for_inertia && g.spec->group >= range[0] && g.spec->group <= range[1];
+  return g.spec->group >= range[0] && g.spec->group <= range[1];
 }
 
 // With inertiafromgeom="true", a body none of whose geoms gives inertia (none, or none in
-// inertiagrouprange) and that receives no fused masses keeps its <inertial>, as in 2.2.2.
+// inertiagrouprange) keeps its <inertial>, as in 2.2.2.
 bool Compiler::uses_inertial_for_want_of_geoms(int body) const {
   const FlatBody& b = bodies_[static_cast<size_t>(body)];
-  if (!b.spec->inertial || !b.fused.empty()) return false;
+  if (!b.spec->inertial) return false;
   for (const FlatGeom& g : geoms_) {
     if (g.body == body && gives_inertia(g)) return false;
   }
@@ -73,14 +73,18 @@ void Compiler::compute_inertia() {
       inertia_from_geoms(static_cast<int>(i));
     } else if (s.inertial) {
       set_explicit_inertia(b, *s.inertial);
-      if (!b.fused.empty()) add_fused_masses(b);
     } else {
       fail(s.origin, s.name, "the body has no inertial element and inertiafromgeom is false");
     }
     if (finish_inertia(b.mass, b.inertia, c) == InertiaFinish::kViolatesTriangle)
       fail(s.origin, s.name, "inertia must satisfy A + B >= C (set balanceinertia to fix it)");
   }
-  check_moving_masses();
+}
+
+// settotalmass scales the masses and inertias of the bodies (after fusestatic: what was fused
+// into the world does not count).
+void Compiler::scale_to_total_mass() {
+  const CompilerSettings& c = spec_.compiler;
   if (c.settotalmass > 0) {
     double total = 0;
     for (size_t i = 1; i < bodies_.size(); ++i) total += bodies_[i].mass;
@@ -138,25 +142,13 @@ void Compiler::set_explicit_inertia(FlatBody& b, const InertialSpec& in) {
   }
 }
 
-// Mass-weighted centre and composite inertia of the body's geoms in the inertia group range (and
-// of masses fused into it from static children).
+// Mass-weighted centre and composite inertia of the body's geoms in the inertia group range.
 void Compiler::inertia_from_geoms(int body) {
   FlatBody& b = bodies_[static_cast<size_t>(body)];
   std::vector<MassElement> elements;
   for (const FlatGeom& g : geoms_) {
     if (g.body == body && gives_inertia(g)) elements.push_back({g.mass, g.pos, g.quat, g.inertia});
   }
-  if (!elements.empty() && !b.fused.empty()) {
-    // As MuJoCo 2.2.2: the body's own geoms give its inertial first (principal axes and all),
-    // which is then combined with the masses fused into it, as an explicit inertial would be.
-    std::vector<MassElement> fused = std::move(b.fused);
-    b.fused.clear();
-    inertia_from_geoms(body);
-    b.fused = std::move(fused);
-    add_fused_masses(b);
-    return;
-  }
-  elements.insert(elements.end(), b.fused.begin(), b.fused.end());
   if (elements.empty()) {
     // No geoms: MuJoCo 2.2.2 takes the undefined inertial frame from the body's own frame (its
     // pose in the parent), as the documentation's frame-copy rule says.
@@ -194,13 +186,6 @@ void Compiler::combine(FlatBody& b, const std::vector<MassElement>& elements) {
   b.ipos = total.pos;
   b.iquat = total.quat;
   b.inertia = total.inertia;
-}
-
-// An explicit inertial combined with masses fused into the body.
-void Compiler::add_fused_masses(FlatBody& b) {
-  std::vector<MassElement> elements = {{b.mass, b.ipos, b.iquat, b.inertia}};
-  elements.insert(elements.end(), b.fused.begin(), b.fused.end());
-  combine(b, elements);
 }
 
 }  // namespace joco::compiler
