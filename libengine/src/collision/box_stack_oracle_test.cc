@@ -24,52 +24,7 @@ constexpr const char* kModel = "collision/box_stacks.xml";
 // contact points: box-box's own rounding of the in-plane coordinates (a few ulps)
 constexpr double kPoint = 1e-13;
 
-// Both engines' geom frames from MuJoCo's, then each engine's collision detection.
-void collide_both(oracle::OracleCase& c) {
-  std::memcpy(c.d.geom_xpos, c.md->geom_xpos, sizeof(double) * 3 * c.mj->ngeom);
-  std::memcpy(c.d.geom_xmat, c.md->geom_xmat, sizeof(double) * 9 * c.mj->ngeom);
-  mj_collision(c.mj.get(), c.md.get());
-  collision(c.m, c.d);
-}
-
-TEST(BoxStacks, ContactListMatchesMuJoCo) {
-  oracle::OracleCase c;
-  ASSERT_TRUE(oracle::load_case(kModel, c));
-  mj_forward(c.mj.get(), c.md.get());
-  collide_both(c);
-  const oracle::ContactComparison cc =
-      oracle::compare_contacts(c.d.contact, c.d.ncon, c.md->contact, c.md->ncon);
-  ASSERT_GT(c.md->ncon, 0);
-  ASSERT_TRUE(cc.counts_match()) << cc.table();
-  EXPECT_EQ(cc.field("dist").error, 0) << cc.table();
-  EXPECT_EQ(cc.field("frame").error, 0) << cc.table();
-  EXPECT_LE(cc.field("pos").error, kPoint) << cc.table();
-  EXPECT_EQ(cc.parameter_error(), 0) << cc.table();
-  EXPECT_TRUE(cc.integers_match()) << cc.table();
-}
-
-// The constraint stage: contacts at distance 0 with margin 0 (and exactly at the margin) are
-// listed but excluded, those a rounding below it included, as in MuJoCo.
-TEST(BoxStacks, ForwardMatchesMuJoCo) {
-  oracle::OracleCase c;
-  ASSERT_TRUE(oracle::load_case(kModel, c));
-  oracle::copy_state(c.mj.get(), c.md.get(), c.m, c.d);
-  mj_forward(c.mj.get(), c.md.get());
-  forward(c.m, c.d);
-  ASSERT_GT(c.md->ncon, 0);
-  ASSERT_GT(c.md->nefc, 0);
-  const oracle::ContactComparison cc =
-      oracle::compare_contacts(c.d.contact, c.d.ncon, c.md->contact, c.md->ncon);
-  ASSERT_TRUE(cc.counts_match()) << cc.table();
-  EXPECT_EQ(cc.field("dist").error, 0) << cc.table();
-  EXPECT_LE(cc.geometry_error(), kPoint) << cc.table();
-  EXPECT_TRUE(cc.integers_match()) << cc.table();
-  EXPECT_EQ(c.d.nefc, c.md->nefc);
-  const oracle::Comparison cmp = oracle::compare_data(
-      c.d, c.md.get(), c.mj.get(), {"efc_pos", "efc_force", "qfrc_constraint", "qacc"},
-      oracle::Tolerance{});
-  oracle::expect_match(cmp, kModel);
-}
+// (The stacks of box_stacks.xml as a whole are compared in resting_oracle_test.cc.)
 
 // The 24 rotations taking the axes onto the axes (exact matrices), row-major.
 std::vector<std::vector<double>> axis_rotations() {
@@ -148,8 +103,8 @@ TEST(BoxStacks, RandomAlignedStatesMatchMuJoCo) {
       c.mj->geom_rbound[g] = c.m.geom_rbound[g] = 2;
       c.mj->geom_margin[g] = c.m.geom_margin[g] = margin;
     }
-    collide_both(c);
-    // the probes' contacts (the stacks of the model are compared above)
+    oracle::collide_from_mujoco_frames(c);
+    // the probes' contacts (the stacks of the model are compared in resting_oracle_test.cc)
     std::vector<Contact> ours;
     std::vector<mjContact> theirs;
     for (int i = 0; i < c.d.ncon; ++i) {

@@ -6,10 +6,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "joco/collision.h"
 #include "joco/data.h"
+#include "oracle/random_state.h"
 
 namespace joco::oracle {
 
@@ -132,6 +135,15 @@ inline ContactComparison compare_contacts(const Contact* c, int n, const mjConta
       "efc_address", 1, [](const Contact& x, int) { return double(x.efc_address); },
       [](const mjContact& x, int) { return double(x.efc_address); });
   return r;
+}
+
+// Collision detection alone in both engines, from the same geom frames (MuJoCo's, copied into
+// joco's Data), after the caller has set MuJoCo's state and run its kinematics.
+inline void collide_from_mujoco_frames(OracleCase& c) {
+  std::memcpy(c.d.geom_xpos, c.md->geom_xpos, sizeof(double) * 3 * c.mj->ngeom);
+  std::memcpy(c.d.geom_xmat, c.md->geom_xmat, sizeof(double) * 9 * c.mj->ngeom);
+  mj_collision(c.mj.get(), c.md.get());  // fresh contacts: mj_forward's constraint stage edits them
+  collision(c.m, c.d);
 }
 
 }  // namespace joco::oracle
