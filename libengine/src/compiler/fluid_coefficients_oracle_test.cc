@@ -37,6 +37,7 @@ TEST(FluidCoefficientsOracle, RandomEllipsoidsMatchMuJoCo) {
   const Model m = compile_mjcf_file(path);
   ASSERT_EQ(m.ngeom, n);
   double worst = 0;
+  oracle::count_compared(int64_t{kNFLUID} * n);
   for (int g = 0; g < n; ++g) {
     for (int k = 0; k < kNFLUID; ++k) {
       const double a = m.geom_fluid[kNFLUID * g + k], b = mj->geom_fluid[mjNFLUID * g + k];

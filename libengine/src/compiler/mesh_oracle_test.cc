@@ -486,6 +486,7 @@ TEST(MeshOracle, RejectsWhatMuJoCoRejects) {
     if (ascii) continue;
     EXPECT_THROW(compile_mesh(resolved(spec), c.options, "mesh 'm'"), InputError)
         << "MuJoCo: " << error;
+    oracle::count_compared();  // the verdicts
   }
 }
 

@@ -123,6 +123,7 @@ TEST(TextureOracle, RandomBuiltinTexturesMatchMuJoCoByteForByte) {
     const Model m = compile_mjcf(xml, "<random textures>", test::testdata("textures"));
     const std::string difference = compare_textures(m, mj.get());
     ASSERT_EQ(difference, "") << "seed " << seed << "\n" << xml;
+    oracle::count_compared(m.ntexdata);
     bytes += m.ntexdata;
   }
   std::cout << models << " models, " << bytes << " texture bytes identical\n";

@@ -13,6 +13,7 @@
 
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "oracle/oracle.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -65,6 +66,7 @@ TEST(VerdictsOracle, JocoCompilesWhatMuJoCoCompiles) {
     std::string mj_error, joco_error;
     const bool mj = mujoco_compiles(xml, &mj_error), joco = joco_compiles(xml, &joco_error);
     ++cases;
+    oracle::count_compared();
     deliberate += differs;
     if (differs) {
       EXPECT_NE(mj, joco) << name << " was a deliberate difference, now both "

@@ -40,6 +40,7 @@ TEST(ConstrainedRollout, FollowsMuJoCo) {
           step(c.m, c.d);
           rows += c.md->nefc;
           ASSERT_EQ(c.d.nefc, c.md->nefc) << "step " << s;
+          oracle::count_compared(c.mj->nq + c.mj->nv);
           for (int i = 0; i < c.mj->nq; ++i)
             worst = std::max(worst, std::abs(c.d.qpos[i] - c.md->qpos[i]));
           for (int i = 0; i < c.mj->nv; ++i) {
@@ -77,6 +78,7 @@ TEST(ConstrainedRollout, DefaultToleranceFollowsMuJoCo) {
       mj_step(c.mj.get(), c.md.get());
       step(c.m, c.d);
       ASSERT_EQ(c.d.solver_iter, c.md->solver_iter) << "step " << s;
+      oracle::count_compared(1 + c.mj->nv);
       for (int i = 0; i < c.mj->nv; ++i)
         worst = std::max(worst, std::abs(c.d.qvel[i] - c.md->qvel[i]));
     }

@@ -175,6 +175,7 @@ void expect_same_rollout(const std::string& model, int integrator, double noise,
     mj_step(e.mj.get(), e.md.get());
     step(e.m, e.d);
     ASSERT_EQ(e.d.nefc, 0) << model << ": the rollout has constraint rows at step " << t;
+    oracle::count_compared(e.m.nq + e.m.nv);
     for (int i = 0; i < e.m.nq; ++i) {
       const double err = std::abs(e.d.qpos[i] - e.md->qpos[i]);
       if (err > worst) worst = err, worst_step = t;

@@ -37,6 +37,7 @@ TEST(RolloutOracle, HumanoidFallsOntoTheFloor) {
     step(m, d);
     if (t < 200) {
       ASSERT_EQ(d.ncon, md->ncon) << "contact count differs at step " << t;
+      oracle::count_compared();
     }
     if (first_contact < 0 && d.ncon > 0) first_contact = t;
     for (int i = 0; i < m.nq; ++i) ASSERT_TRUE(std::isfinite(d.qpos[i])) << "step " << t;
@@ -72,6 +73,7 @@ TEST(RolloutOracle, Arm26WithJointLimitsFollowsMuJoCo) {
     mj_step(mj.get(), md.get());
     step(m, d);
     limit_steps += d.nefc > 0;
+    oracle::count_compared(m.nq + m.na);
     for (int i = 0; i < m.nq; ++i) worst = std::max(worst, std::abs(d.qpos[i] - md->qpos[i]));
     for (int i = 0; i < m.na; ++i) worst = std::max(worst, std::abs(d.act[i] - md->act[i]));
   }

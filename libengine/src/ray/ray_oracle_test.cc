@@ -26,6 +26,7 @@ struct RayStats {
 
   void add(double joco, double mujoco, int joco_geom, int mujoco_geom, const std::string& where) {
     ++rays;
+    oracle::count_compared();
     if (mujoco >= 0) ++hits;
     if ((joco < 0) != (mujoco < 0) || joco_geom != mujoco_geom) {
       if (mismatched++ < 5) {

@@ -32,6 +32,7 @@ TEST(SensorNoiseOracle, StandardNormalIsMuJoCos) {
       double second = 0;
       const bool pair = k % 3 == 0;
       const mjtNum expected = mju_standardNormal(pair ? &mj_second : nullptr);
+      oracle::count_compared(pair ? 2 : 1);
       ASSERT_EQ(random.standard_normal(pair ? &second : nullptr), expected) << seed << " " << k;
       if (pair) {
         ASSERT_EQ(second, mj_second) << seed << " " << k;

@@ -33,6 +33,7 @@ struct BitResult {
 
 void compare_bits(const char* name, const double* joco, const double* mujoco, int64_t n,
                   BitResult& r) {
+  oracle::count_compared(n);
   for (int64_t i = 0; i < n; ++i) {
     ++r.compared;
     if (std::memcmp(joco + i, mujoco + i, sizeof(double)) == 0) continue;

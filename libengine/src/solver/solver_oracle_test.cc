@@ -232,6 +232,7 @@ void solve_from_mujoco_inputs(
 // Iterations (of both runs) whose line searches took as many evaluations in joco as in MuJoCo.
 void count_same_neval(const Data& d, const mjData* md, int* iterations, int* same) {
   const int n = std::min({d.solver_iter, md->solver_iter, mjNSOLVER});
+  oracle::count_compared(n);
   for (int i = 0; i < n; ++i) {
     ++*iterations;
     *same += d.solver[i].neval == md->solver[i].neval;
@@ -491,6 +492,7 @@ TEST(SolversPgsElliptic, SameIteratesAsMuJoCo) {
           c.mj->opt.iterations = c.m.opt.iterations = k;
           run_both(c, warmstart);
           if (c.md->nefc == 0) break;
+          oracle::count_compared(c.md->nefc);
           double err = 0, size = 0;
           for (int i = 0; i < c.md->nefc; ++i) {
             err = std::max(err, std::abs(c.d.efc_force[i] - c.md->efc_force[i]));
@@ -545,6 +547,7 @@ TEST(EllipseQp, MatchesMuJoCo) {
       }
       const bool mine_active = dual::ellipse_qp(mine, a, b, s, r, n);
       flags_differ += mine_active != (active != 0);
+      oracle::count_compared(1 + n);  // the flag and the solution
       double err = 0, size = 0;
       for (int i = 0; i < n; ++i) {
         err = std::max(err, std::abs(mine[i] - theirs[i]));

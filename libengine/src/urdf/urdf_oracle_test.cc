@@ -156,6 +156,7 @@ struct Comparison {
 
   void number(const std::string& what, const std::string& where, double a, double b, double scale,
               double tolerance = kTolerance) {
+    oracle::count_compared();
     const double e = std::abs(a - b) / std::max(scale, 1e-300);
     double& w = worst[what];
     w = std::max(w, e);
@@ -174,6 +175,7 @@ struct Comparison {
       number(what, where + "[" + std::to_string(i) + "]", a[i], b[i], scale, tolerance);
   }
   void same(const std::string& what, const std::string& where, long a, long b) {
+    oracle::count_compared();
     if (a != b)
       problems.push_back(where + ": " + what + " " + std::to_string(a) + " vs MuJoCo " +
                          std::to_string(b));
@@ -355,6 +357,7 @@ int expect_same_inertials(const Model& ours, const mjModel& ref, double toleranc
     const double* I = ref.body_inertia + 3 * b;
     const double* J = ours.body_inertia + 3 * o;
     const double scale = std::max({I[0], I[1], I[2]});
+    oracle::count_compared(1 + 3 + 9);  // mass, centre of mass, inertia tensor
     EXPECT_NEAR(ours.body_mass[o], ref.body_mass[b], tolerance * ref.body_mass[b]) << name;
     for (int k = 0; k < 3; ++k)
       EXPECT_NEAR(ours.body_ipos[3 * o + k], ref.body_ipos[3 * b + k], tolerance) << name;
@@ -500,6 +503,7 @@ TEST_P(UrdfRefusedOracle, RefusedLikeMuJoCo) {
   std::string error;
   EXPECT_FALSE(oracle::load(path, &error));
   EXPECT_NE(error.find(r.mujoco_says), std::string::npos) << error;
+  oracle::count_compared();  // MuJoCo's verdict, joco's below
   UrdfOptions options;
   options.base_dir = dir.path();
   try {

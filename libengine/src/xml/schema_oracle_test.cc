@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "oracle/oracle.h"
 #include "xml/schema.h"
 
 namespace joco::compiler {
@@ -104,6 +105,7 @@ TEST(SchemaOracle, ElementsAndAttributesAreMuJoCos) {
           << p.name() << " child " << e << ": joco rejects it, MuJoCo does not";
     }
   }
+  oracle::count_compared(probes);
   std::cout << paths.size() << " element paths, " << attributes.size() << " attribute names, "
             << elements.size() << " element names, " << probes << " probes\n";
 }

@@ -80,6 +80,7 @@ inline ContactComparison compare_contacts(const Contact* c, int n, const mjConta
   r.joco_count = n;
   r.mujoco_count = mn;
   const int count = n < mn ? n : mn;
+  count_compared(count);
   auto field = [&](const char* name, int size, auto joco_at, auto mujoco_at) {
     ContactFieldResult f;
     f.name = name;

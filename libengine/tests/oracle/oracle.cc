@@ -2,7 +2,10 @@
 
 #include <mujoco/mjxmacro.h>
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -64,6 +67,34 @@ double mj_value(const MjField& f, int64_t i) {
   return view.value(i);
 }
 
+std::atomic<int64_t> compared{0};
+
+// Resets the count when a test starts; fails the test when it ends having compared nothing (a test
+// that failed already has said why).
+class CountCompared : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo&) override { compared = 0; }
+  void OnTestEnd(const ::testing::TestInfo& test) override {
+    if (compared > 0 || test.result()->Failed()) return;
+    ADD_FAILURE() << test.test_suite_name() << "." << test.name()
+                  << " compared nothing with MuJoCo 2.2.2 (an oracle test must compare "
+                     "something: see oracle::count_compared)";
+  }
+};
+
+// Installed when the oracle library is linked (every oracle test uses it). End events reach
+// listeners in reverse order, so this one runs before the result printer reports the test.
+[[maybe_unused]] const bool count_compared_installed = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new CountCompared);
+  return true;
+}();
+
+double relative_error(double a, double b, double scale, const Tolerance& tol) {
+  const double diff = std::abs(a - b);
+  if (diff == 0) return 0;
+  const double denom = std::max({std::abs(a), std::abs(b), tol.floor_fraction * scale, tol.tiny});
+  return diff / denom;
+}
+
 bool is_integer(ScalarType t) {
   return t == ScalarType::kInt32 || t == ScalarType::kUInt8 || t == ScalarType::kChar;
 }
@@ -75,6 +106,7 @@ FieldResult compare_values(const std::string& name, int64_t count, bool integer,
   FieldResult r;
   r.name = name;
   r.count = count;
+  count_compared(count);
   double scale = 0;
   for (int64_t i = 0; i < count; ++i) scale = std::max(scale, std::abs(mj_at(i)));
   for (int64_t i = 0; i < count; ++i) {
@@ -86,7 +118,7 @@ FieldResult compare_values(const std::string& name, int64_t count, bool integer,
     } else if (std::isnan(a) || std::isnan(b)) {
       err = (std::isnan(a) && std::isnan(b)) ? 0 : INFINITY;
     } else {
-      err = element_error(a, b, scale, tol);
+      err = relative_error(a, b, scale, tol);
     }
     if (r.worst < 0 || err > r.error) {
       r.error = err;
@@ -133,11 +165,11 @@ MjModelPtr load(const std::string& path, std::string* error) {
 
 MjDataPtr make_data(const mjModel* m) { return MjDataPtr(mj_makeData(m)); }
 
+void count_compared(int64_t n) { compared += n; }
+
 double element_error(double a, double b, double scale, const Tolerance& tol) {
-  const double diff = std::abs(a - b);
-  if (diff == 0) return 0;
-  const double denom = std::max({std::abs(a), std::abs(b), tol.floor_fraction * scale, tol.tiny});
-  return diff / denom;
+  count_compared();
+  return relative_error(a, b, scale, tol);
 }
 
 bool Comparison::all_match() const {

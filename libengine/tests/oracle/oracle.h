@@ -81,7 +81,16 @@ Model model_from_mujoco(const mjModel* mj);
 // qacc_warmstart) from MuJoCo's data to joco's.
 void copy_state(const mjModel* mj, const mjData* md, const Model& m, Data& d);
 
-// The error of one pair of numbers under a tolerance, with S the field's scale.
+// The error of one pair of numbers under a tolerance, with S the field's scale. Counts the pair as
+// compared (see count_compared).
 double element_error(double a, double b, double scale, const Tolerance& tolerance);
+
+// Every oracle test counts what it compared with MuJoCo, and fails when it ends having compared
+// nothing (a gtest listener, installed by this library, checks the count after each test), so that
+// a test whose states, rows or cases all turned out empty cannot pass. The comparisons above
+// (compare_model, compare_data, element_error) and the helpers beside them count for themselves; a
+// test comparing in its own way (EXPECT_EQ on a MuJoCo value, an error message against MuJoCo's
+// verdict) calls count_compared for each thing compared.
+void count_compared(int64_t n = 1);
 
 }  // namespace joco::oracle
