@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "data/timer.h"
+#include "forward/unchecked.h"
 #include "joco/actuation.h"
 #include "joco/collision.h"
 #include "joco/constraint.h"
@@ -81,8 +82,7 @@ void fwd_constraint(const Model& m, Data& d) {
   solve_constraint(m, d);
 }
 
-void forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
-  check_data(m, d);
+void unchecked::forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
   StageTimer timer(d, kTimerForward);
   const bool sensors = !skip_sensors && !disabled(m, kDisableSensor);
   const bool energy = enabled(m, kEnableEnergy);
@@ -102,18 +102,38 @@ void forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
   if (sensors) sensor_acc(m, d);
 }
 
+void unchecked::step1_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
+  // A bad state is reset to the model's initial state (with a warning); simulation goes on from
+  // there, with every stage recomputed.
+  if (!check_pos(m, d) || !check_vel(m, d)) skip = kStageNone;
+  unchecked::forward_skip(m, d, skip, skip_sensors);
+  if (!check_acc(m, d)) unchecked::forward_skip(m, d, kStageNone, skip_sensors);
+  if (enabled(m, kEnableFwdinv)) compare_fwd_inv(m, d);
+}
+
+void unchecked::integrate(const Model& m, Data& d) {
+  switch (m.opt.integrator) {
+    case kIntRK4: runge_kutta4(m, d); break;
+    case kIntImplicit:
+    case kIntImplicitFast: implicit(m, d); break;
+    default: euler(m, d);
+  }
+}
+
+// The public entry points: each checks the Data once, then runs unchecked.
+
+void forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
+  check_data(m, d);
+  unchecked::forward_skip(m, d, skip, skip_sensors);
+}
+
 void forward(const Model& m, Data& d) { forward_skip(m, d, kStageNone, false); }
 
 void forward_without_sensors(const Model& m, Data& d) { forward_skip(m, d, kStageNone, true); }
 
 void step1_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
   check_data(m, d);
-  // A bad state is reset to the model's initial state (with a warning); simulation goes on from
-  // there, with every stage recomputed.
-  if (!check_pos(m, d) || !check_vel(m, d)) skip = kStageNone;
-  forward_skip(m, d, skip, skip_sensors);
-  if (!check_acc(m, d)) forward_skip(m, d, kStageNone, skip_sensors);
-  if (enabled(m, kEnableFwdinv)) compare_fwd_inv(m, d);
+  unchecked::step1_skip(m, d, skip, skip_sensors);
 }
 
 void step1(const Model& m, Data& d) { step1_skip(m, d, kStageNone, false); }
@@ -121,19 +141,15 @@ void step1(const Model& m, Data& d) { step1_skip(m, d, kStageNone, false); }
 void step2(const Model& m, Data& d) { integrate(m, d); }
 
 void step(const Model& m, Data& d) {
+  check_data(m, d);
   StageTimer timer(d, kTimerStep);
-  step1(m, d);
-  step2(m, d);
+  unchecked::step1_skip(m, d, kStageNone, false);
+  unchecked::integrate(m, d);
 }
 
 void integrate(const Model& m, Data& d) {
   check_data(m, d);
-  switch (m.opt.integrator) {
-    case kIntRK4: runge_kutta4(m, d); break;
-    case kIntImplicit:
-    case kIntImplicitFast: implicit(m, d); break;
-    default: euler(m, d);
-  }
+  unchecked::integrate(m, d);
 }
 
 }  // namespace joco

@@ -169,6 +169,7 @@ TEST(Forward, DataOfAnotherModelIsRefused) {
       {"compare_fwd_inv", compare_fwd_inv},
       {"inverse", [](const Model& mm, Data& dd) { inverse(mm, dd); }},
       {"forward_skip", [](const Model& mm, Data& dd) { forward_skip(mm, dd, kStagePos, false); }},
+      {"step1_skip", [](const Model& mm, Data& dd) { step1_skip(mm, dd, kStageVel, true); }},
       {"check_data", [](const Model& mm, Data& dd) { check_data(mm, dd); }},
       {"transition_fd",
        [](const Model& mm, Data& dd) {

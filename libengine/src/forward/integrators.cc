@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "forward/unchecked.h"
 #include "joco/derivative.h"
 #include "joco/forward.h"
 #include "joco/smooth.h"
@@ -91,7 +92,7 @@ void runge_kutta4(const Model& m, Data& d) {
     for (int i = 0; i < nv; ++i) d.qvel[i] = qvel0[i] + a * h * acc[i];
     for (int i = 0; i < na; ++i) d.act[i] = act0[i] + a * h * act_dot[i];
     d.time = time0 + a * h;
-    forward_without_sensors(m, d);
+    unchecked::forward_skip(m, d, kStageNone, true);  // forward_without_sensors, checked by step
     copy(slope_vel + stage * nv, d.qvel, nv);
     copy(slope_acc + stage * nv, d.qacc, nv);
     copy(slope_act + stage * na, d.act_dot, na);
