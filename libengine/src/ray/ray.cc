@@ -246,18 +246,28 @@ double ray_hfield_surface(const Model& m, int hf, const double p[3], const doubl
   }
   if (!(tlo <= thi)) return -1;
 
+  const int ncol = m.hfield_ncol[hf];
+  const float* data = m.hfield_data + m.hfield_adr[hf];
+  const double zmargin = 1e-6 * size[2];
   double best = -1;
-  auto test_cells = [&](int axis, int i, int jlo, int jhi) {
+  // the cells j of strip i, where the ray's heights are within [zlo, zhi]: a cell whose corners
+  // are all below zlo or all above zhi has no triangle the ray meets
+  auto test_cells = [&](int axis, int i, int jlo, int jhi, double zlo, double zhi) {
     for (int j = jlo; j <= jhi; ++j) {
       const int r = axis == 0 ? j : i, c = axis == 0 ? i : j;
+      const float* h = data + r * ncol + c;
+      const double hlo = size[2] * std::min(std::min(h[0], h[1]), std::min(h[ncol], h[ncol + 1]));
+      const double hhi = size[2] * std::max(std::max(h[0], h[1]), std::max(h[ncol], h[ncol + 1]));
+      if (zlo > hhi + zmargin || zhi < hlo - zmargin) continue;
       keep_nearest(best, ray_hfield_cell(m, hf, p, v, r, c));
     }
   };
+  const double inf = std::numeric_limits<double>::infinity();
   // the major axis of the ray's projection: strips of cells across it, in the ray's order
   const int a = std::abs(v[0]) >= std::abs(v[1]) ? 0 : 1, b = 1 - a;
   if (v[a] == 0) {  // vertical: the cells around the one point under the ray
     for (int i = index(a, p[a] - margin); i <= index(a, p[a] + margin); ++i) {
-      test_cells(a, i, index(b, p[b] - margin), index(b, p[b] + margin));
+      test_cells(a, i, index(b, p[b] - margin), index(b, p[b] + margin), -inf, inf);
     }
     return best;
   }
@@ -274,7 +284,9 @@ double ray_hfield_surface(const Model& m, int hf, const double p[3], const doubl
     const double nearest = best < 0 ? bound : (bound < 0 ? best : std::min(best, bound));
     if (nearest >= 0 && ts0 > nearest * (1 + 1e-9)) break;
     const double b0 = p[b] + ts0 * v[b], b1 = p[b] + ts1 * v[b];
-    test_cells(a, i, index(b, std::min(b0, b1) - margin), index(b, std::max(b0, b1) + margin));
+    const double z0 = p[2] + ts0 * v[2], z1 = p[2] + ts1 * v[2];
+    test_cells(a, i, index(b, std::min(b0, b1) - margin), index(b, std::max(b0, b1) + margin),
+               std::min(z0, z1), std::max(z0, z1));
   }
   return best;
 }
