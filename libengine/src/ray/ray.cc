@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "math/vec.h"
+#include "ray/ray_hfield.h"
 
 namespace joco {
 
@@ -145,6 +147,19 @@ bool visible(const Model& m, int g) {
   return (mat >= 0 ? m.mat_rgba[4 * mat + 3] : m.geom_rgba[4 * g + 3]) != 0;
 }
 
+// Whether the ray certainly misses the sphere of radius r around c (widened far above rounding):
+// then it misses every geom inside. Degenerate rays (vec = 0) are left to the geom tests.
+bool misses_sphere(const double* c, double r, const double* pnt, const double* vec) {
+  const double vv = dot3(vec, vec);
+  if (vv == 0) return false;
+  double w[3];
+  sub3(w, c, pnt);
+  const double t = std::max(0.0, dot3(w, vec) / vv);  // the ray's point nearest the centre
+  const double q[3] = {w[0] - t * vec[0], w[1] - t * vec[1], w[2] - t * vec[2]};
+  const double reach = r * (1 + 1e-6) + 1e-9;
+  return dot3(q, q) > reach * reach;
+}
+
 }  // namespace
 
 double ray_geom(const double pos[3], const double mat[9], const double size[3], const double pnt[3],
@@ -183,6 +198,99 @@ double ray_mesh(const Model& m, const Data& d, int geom, const double pnt[3], co
   return best;
 }
 
+double ray_hfield_cell(const Model& m, int hf, const double p[3], const double v[3], int r, int c) {
+  const double* size = m.hfield_size + 4 * hf;
+  const int nrow = m.hfield_nrow[hf], ncol = m.hfield_ncol[hf];
+  const float* data = m.hfield_data + m.hfield_adr[hf];
+  const double dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
+  auto vertex = [&](int row, int col, double* out) {
+    out[0] = -size[0] + col * dx;
+    out[1] = -size[1] + row * dy;
+    out[2] = size[2] * data[row * ncol + col];
+  };
+  double v00[3], v01[3], v10[3], v11[3];
+  vertex(r, c, v00);
+  vertex(r, c + 1, v01);
+  vertex(r + 1, c, v10);
+  vertex(r + 1, c + 1, v11);
+  double best = -1;
+  keep_nearest(best, ray_triangle(p, v, v00, v11, v10));
+  keep_nearest(best, ray_triangle(p, v, v00, v01, v11));
+  return best;
+}
+
+double ray_hfield_surface(const Model& m, int hf, const double p[3], const double v[3],
+                          double bound) {
+  const double* size = m.hfield_size + 4 * hf;
+  const int ncell[2] = {m.hfield_ncol[hf] - 1, m.hfield_nrow[hf] - 1};  // along x, along y
+  const double cell[2] = {2 * size[0] / ncell[0], 2 * size[1] / ncell[1]};
+  // Every cell is widened by a margin far above the rounding of the triangle tests, so that a
+  // triangle the exhaustive loop could accept (a ray along an edge or through a corner) is
+  // tested here too.
+  const double margin = 1e-6 * std::max(cell[0], cell[1]);
+  auto index = [&](int k, double coord) {
+    const double i = std::floor((coord + size[k]) / cell[k]);
+    return static_cast<int>(std::clamp(i, 0.0, static_cast<double>(ncell[k] - 1)));
+  };
+  // the part of the ray over the (widened) grid: t in [tlo, thi]
+  double tlo = 0, thi = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 2; ++k) {
+    const double lo = -size[k] - margin, hi = size[k] + margin;
+    if (v[k] == 0) {
+      if (p[k] < lo || p[k] > hi) return -1;
+      continue;
+    }
+    const double t1 = (lo - p[k]) / v[k], t2 = (hi - p[k]) / v[k];
+    tlo = std::max(tlo, std::min(t1, t2));
+    thi = std::min(thi, std::max(t1, t2));
+  }
+  if (!(tlo <= thi)) return -1;
+
+  const int ncol = m.hfield_ncol[hf];
+  const float* data = m.hfield_data + m.hfield_adr[hf];
+  const double zmargin = 1e-6 * size[2];
+  double best = -1;
+  // the cells j of strip i, where the ray's heights are within [zlo, zhi]: a cell whose corners
+  // are all below zlo or all above zhi has no triangle the ray meets
+  auto test_cells = [&](int axis, int i, int jlo, int jhi, double zlo, double zhi) {
+    for (int j = jlo; j <= jhi; ++j) {
+      const int r = axis == 0 ? j : i, c = axis == 0 ? i : j;
+      const float* h = data + r * ncol + c;
+      const double hlo = size[2] * std::min(std::min(h[0], h[1]), std::min(h[ncol], h[ncol + 1]));
+      const double hhi = size[2] * std::max(std::max(h[0], h[1]), std::max(h[ncol], h[ncol + 1]));
+      if (zlo > hhi + zmargin || zhi < hlo - zmargin) continue;
+      keep_nearest(best, ray_hfield_cell(m, hf, p, v, r, c));
+    }
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  // the major axis of the ray's projection: strips of cells across it, in the ray's order
+  const int a = std::abs(v[0]) >= std::abs(v[1]) ? 0 : 1, b = 1 - a;
+  if (v[a] == 0) {  // vertical: the cells around the one point under the ray
+    for (int i = index(a, p[a] - margin); i <= index(a, p[a] + margin); ++i) {
+      test_cells(a, i, index(b, p[b] - margin), index(b, p[b] + margin), -inf, inf);
+    }
+    return best;
+  }
+  const double a0 = p[a] + tlo * v[a], a1 = p[a] + thi * v[a];
+  const int ifirst = index(a, (v[a] > 0 ? a0 : a1) - margin);
+  const int ilast = index(a, (v[a] > 0 ? a1 : a0) + margin);
+  const int step = v[a] > 0 ? 1 : -1;
+  for (int i = v[a] > 0 ? ifirst : ilast; i >= ifirst && i <= ilast; i += step) {
+    const double lo = -size[a] + i * cell[a] - margin, hi = lo + cell[a] + 2 * margin;
+    const double t1 = (lo - p[a]) / v[a], t2 = (hi - p[a]) / v[a];
+    const double ts0 = std::max(tlo, std::min(t1, t2)), ts1 = std::min(thi, std::max(t1, t2));
+    if (ts0 > ts1) continue;
+    // strips further on start beyond the nearest hit so far: their triangles cannot be nearer
+    const double nearest = best < 0 ? bound : (bound < 0 ? best : std::min(best, bound));
+    if (nearest >= 0 && ts0 > nearest * (1 + 1e-9)) break;
+    const double b0 = p[b] + ts0 * v[b], b1 = p[b] + ts1 * v[b];
+    const double z0 = p[2] + ts0 * v[2], z1 = p[2] + ts1 * v[2];
+    test_cells(a, i, index(b, std::min(b0, b1) - margin), index(b, std::max(b0, b1) + margin),
+               std::min(z0, z1), std::max(z0, z1));
+  }
+  return best;
+}
+
 double ray_hfield(const Model& m, const Data& d, int geom, const double pnt[3],
                   const double vec[3]) {
   const int hf = m.geom_dataid[geom];
@@ -208,23 +316,6 @@ double ray_hfield(const Model& m, const Data& d, int geom, const double pnt[3],
   if (!inside_top && ray_box(top_center, v, top_half) < 0) return best;
 
   const double dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
-  auto vertex = [&](int r, int c, double* out) {
-    out[0] = -size[0] + c * dx;
-    out[1] = -size[1] + r * dy;
-    out[2] = size[2] * data[r * ncol + c];
-  };
-  // the surface, two triangles a cell
-  for (int r = 0; r + 1 < nrow; ++r) {
-    for (int c = 0; c + 1 < ncol; ++c) {
-      double v00[3], v01[3], v10[3], v11[3];
-      vertex(r, c, v00);
-      vertex(r, c + 1, v01);
-      vertex(r + 1, c, v10);
-      vertex(r + 1, c + 1, v11);
-      keep_nearest(best, ray_triangle(p, v, v00, v11, v10));
-      keep_nearest(best, ray_triangle(p, v, v00, v01, v11));
-    }
-  }
   // the four sides, from z = 0 up to the surface's edge. On the sides x = +-size[0], 2.2.2 reads
   // the edge heights with a row stride of nrow instead of ncol (element r * nrow + c), which
   // joco reproduces; where that would read past the data (nrow > ncol) it reads the last element.
@@ -255,6 +346,9 @@ double ray_hfield(const Model& m, const Data& d, int geom, const double pnt[3],
       if (z <= size[2] * ((1 - u) * h0 + u * h1)) keep_nearest(best, x);
     }
   }
+  // the surface, two triangles a cell: the nearest of all, found walking the cells under the ray
+  // up to the nearest hit of the base and sides
+  keep_nearest(best, ray_hfield_surface(m, hf, p, v, best));
   return best;
 }
 
@@ -271,6 +365,10 @@ double ray(const Model& m, const Data& d, const double pnt[3], const double vec[
     if (geomgroup && type != kGeomPlane && type != kGeomHfield) {
       const int group = std::clamp(m.geom_group[g], 0, kNGroup - 1);
       if (!geomgroup[group]) continue;
+    }
+    // planes and height fields have no bounding sphere (geom_rbound 0)
+    if (m.geom_rbound[g] > 0 && misses_sphere(d.geom_xpos + 3 * g, m.geom_rbound[g], pnt, vec)) {
+      continue;
     }
     double x;
     switch (type) {

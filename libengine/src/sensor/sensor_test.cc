@@ -526,8 +526,9 @@ TEST(SensorPipeline, RungeKuttaKeepsTheStepStartReadings) {
 
 // The stages use the Data's stack only.
 TEST(SensorPipeline, DoesNotAllocate) {
-  for (const char* path : {"sensor/all_sensors.xml", "sensor/rangefinders.xml", "sensor/noise.xml",
-                           "sensor/touch.xml"}) {
+  for (const char* path :
+       {"sensor/all_sensors.xml", "sensor/rangefinders.xml", "sensor/noise.xml", "sensor/touch.xml",
+        "sensor/quadruped_hfield.xml", "sensor/quadruped_mesh.xml"}) {
     Model m = compile_mjcf_file(test::testdata(path));
     Data d(m);
     random_state(m, d, 2);
