@@ -37,6 +37,8 @@ struct Column {
   std::mutex* hdf5 = nullptr;  // the file's lock around HDF5 calls
   size_t written = 0;          // rows in the file
   std::vector<double> buffer;
+  std::vector<hsize_t> extent,
+      offset;  // of the next chunk written (kept: flushes allocate nothing)
 
   size_t rows() const { return written + (row_size ? buffer.size() / row_size : 0); }
 };
@@ -65,6 +67,9 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
       options.chunk_rows > 0 ? options.chunk_rows : std::max<size_t>(1, 65536 / row_bytes);
   c.deflate_level = std::clamp(options.deflate_level, 0, 9);
   c.buffer.reserve(c.chunk_rows * c.row_size);
+  c.extent.assign(c.inner.begin(), c.inner.end());
+  c.extent.insert(c.extent.begin(), 0);
+  c.offset.assign(c.extent.size(), 0);
 
   std::vector<hsize_t> dims = {0}, max = {H5S_UNLIMITED}, chunk = {c.chunk_rows};
   for (hsize_t d : c.inner) {
@@ -98,7 +103,7 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
 // The buffered rows as one whole chunk, stored as HDF5's filters (shuffle, then deflate) would
 // store it: values in the file's type, rows past the end zero (the fill value). Pure computation
 // on this thread's scratch, outside the file's lock, so that threads compress at the same time.
-std::span<const unsigned char> encode_chunk(const Column& c, const std::string& what) {
+std::span<const unsigned char> encode_chunk(const Column& c, const std::string& where) {
   thread_local std::vector<unsigned char> raw, shuffled, packed;
   const size_t count = c.chunk_rows * c.row_size;
   const size_t size = c.stored == Stored::kInt32 ? 4 : 8;
@@ -127,27 +132,24 @@ std::span<const unsigned char> encode_chunk(const Column& c, const std::string& 
   packed.resize(length);
   if (compress2(packed.data(), &length, shuffled.data(), static_cast<uLong>(shuffled.size()),
                 c.deflate_level) != Z_OK) {
-    throw RuntimeError(what + ": deflate failed");
+    throw RuntimeError("cannot write " + where + "/" + c.name + ": deflate failed");
   }
   return {packed.data(), length};
 }
 
 // Writes the buffered rows as the next chunk: encoded on this thread, then stored under the lock.
+// Allocates nothing once this thread's scratch has grown (it runs inside the rollout loop).
 void flush_column(Column& c, const std::string& where) {
   if (c.row_size == 0 || c.buffer.empty()) return;
   const size_t n = c.buffer.size() / c.row_size;
-  const std::string what = "cannot write " + where + "/" + c.name;
-  const std::span<const unsigned char> chunk = encode_chunk(c, what);
-  std::vector<hsize_t> dims = {c.written + n}, offset = {c.written};
-  for (hsize_t d : c.inner) {
-    dims.push_back(d);
-    offset.push_back(0);
-  }
+  const std::span<const unsigned char> chunk = encode_chunk(c, where);
+  c.extent[0] = c.written + n;
+  c.offset[0] = c.written;
   std::lock_guard<std::mutex> lock(*c.hdf5);
-  if (H5Dset_extent(c.dataset.get(), dims.data()) < 0 ||
-      H5Dwrite_chunk(c.dataset.get(), H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()) <
+  if (H5Dset_extent(c.dataset.get(), c.extent.data()) < 0 ||
+      H5Dwrite_chunk(c.dataset.get(), H5P_DEFAULT, 0, c.offset.data(), chunk.size(), chunk.data()) <
           0) {
-    fail_write(what);
+    fail_write("cannot write " + where + "/" + c.name);
   }
   c.written += n;
   c.buffer.clear();
