@@ -69,35 +69,40 @@ struct ForwardInputs {
   }
 };
 
-// Field f's values in the row recorded from d after forward dynamics, with the qpos and
-// qacc_warmstart forward started from (`before`): forward normalises the quaternions in qpos in
-// place, which is not idempotent in the last bit, and overwrites qacc_warmstart with its solution;
-// recording its inputs lets --evaluate reproduce the row exactly. Every other field is taken from
-// the Data, where the field table says it is (scalars through `scalar`).
-std::span<const double> row_values(const Model& m, const Data& d, const ForwardInputs& before,
-                                   Field f, double& scalar) {
-  if (f == Field::kQpos) return before.qpos;
-  if (f == Field::kQaccWarmstart) return before.warmstart;
-  const double* in_data = field_row(d, f, scalar);
-  if (!in_data) return {};
-  return {in_data, field_row_size(f, m.sizes())};
+// Field f's row from d after forward dynamics into out (field_row_size values): qpos and the
+// warmstart as forward found them (`before`: it normalises quaternions and overwrites the
+// warmstart), every other field from the Data, where the field table says it is.
+void record_field(const Model& m, const Data& d, const ForwardInputs& before, Field f,
+                  double* out) {
+  if (f == Field::kQpos) {
+    std::copy(before.qpos.begin(), before.qpos.end(), out);
+  } else if (f == Field::kQaccWarmstart) {
+    std::copy(before.warmstart.begin(), before.warmstart.end(), out);
+  } else {
+    double scalar;
+    const double* in_data = field_row(d, f, scalar);
+    if (in_data) std::copy_n(in_data, field_row_size(f, m.sizes()), out);
+  }
 }
 
-// One evaluation held in memory until written: every field's rows, and contacts.
+// One rollout or evaluation held in memory until written: every field's rows, and contacts.
 struct Recording {
   size_t rows = 0;  // counted apart: zero-wide fields (qpos when nq = 0) hold no values
   std::map<Field, std::vector<double>> values;
   std::vector<ContactRecord> contacts;
 
-  // One row from d after forward dynamics (row_values).
+  // One row from d after forward dynamics, with the qpos and qacc_warmstart forward started from
+  // (`before`): forward normalises the quaternions in qpos in place, which is not idempotent in the
+  // last bit, and overwrites qacc_warmstart with its solution; recording its inputs lets
+  // --evaluate reproduce the row exactly.
   void record(const Model& m, const Data& d, const ForwardInputs& before,
               const std::vector<Field>& fields, int64_t row, bool with_contacts) {
     ++rows;
     for (Field f : fields) {
       std::vector<double>& v = values[f];
-      double scalar;
-      const std::span<const double> r = row_values(m, d, before, f, scalar);
-      v.insert(v.end(), r.begin(), r.end());
+      const size_t size = v.size();
+      v.resize(size + field_row_size(f, m.sizes()));
+      record_field(m, d, before, f, v.data() + size);
     }
     if (!with_contacts) return;
     for (int i = 0; i < d.ncon; ++i) contacts.push_back(contact_record(m, d, i, row));
@@ -177,6 +182,9 @@ int64_t rollout(const Model& m, Data& d, const Options& o, const InitialState& i
   if (o.contacts) w.enable_contacts();
   int64_t contacts = 0;
   ForwardInputs before(m);
+  size_t widest = 0;
+  for (Field f : fields) widest = std::max(widest, field_row_size(f, m.sizes()));
+  std::vector<double> row(widest);  // one field's row on its way to w
   const auto resets = [](const Data& data) {
     return data.warning[kWarnBadQpos].number + data.warning[kWarnBadQvel].number +
            data.warning[kWarnBadQacc].number;
@@ -195,8 +203,8 @@ int64_t rollout(const Model& m, Data& d, const Options& o, const InitialState& i
       before.save(m, Data(m));
     }
     for (Field f : fields) {
-      double scalar;
-      w.append(f, row_values(m, d, before, f, scalar), 1);
+      record_field(m, d, before, f, row.data());
+      w.append(f, std::span<const double>(row.data(), field_row_size(f, m.sizes())), 1);
     }
     contacts += d.ncon;
     if (o.contacts) {
