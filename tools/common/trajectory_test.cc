@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/io.h"
+#include "common/parallel.h"
 #include "common/tool.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
@@ -407,6 +408,117 @@ TEST_F(TrajectoryTest, BatchFileHoldsOneGroupPerRollout) {
   }
   // One /model for the whole file.
   EXPECT_THAT(in.model_info().joint_names, ElementsAre("hinge1", "hinge2", "free"));
+}
+
+// The writer compresses chunks itself (so that threads compress in parallel) and stores them with
+// H5Dwrite_chunk: every chunk, the partial last one and the integer columns included, must be the
+// bytes HDF5's own shuffle and deflate filters store for the same values.
+TEST_F(TrajectoryTest, ChunksAreTheBytesOfHdf5sOwnFilters) {
+  const Model m = rich_model();
+  constexpr size_t kChunk = 4, kRows = 11;  // two whole chunks and a partial one
+  const std::string ours = path("ours.h5"), theirs = path("theirs.h5");
+  {
+    TrajectoryFileWriter file(ours, m, options(kChunk));
+    write_all_fields(file.trajectory(), m, kRows);
+    file.commit();
+  }
+  size_t compared = 0;
+  Id a(H5Fopen(ours.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Id b(H5Fcreate(theirs.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  for (Field f : {Field::kQvel, Field::kXfrcApplied, Field::kNcon, Field::kTime}) {
+    const char* name = field_info(f).name;
+    SCOPED_TRACE(name);
+    // The same dataset, written through HDF5's filter pipeline with its creation properties.
+    Id ds(H5Dopen2(a, name, H5P_DEFAULT), H5Dclose);
+    Id dcpl(H5Dget_create_plist(ds), H5Pclose);
+    Id space(H5Dget_space(ds), H5Sclose);
+    Id type(H5Dget_type(ds), H5Tclose);
+    Id copy(H5Dcreate2(b, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose);
+    const std::vector<double> values = rows_of(f, m, 0, kRows);
+    ASSERT_GE(H5Dwrite(copy, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    ASSERT_GE(H5Fflush(b, H5F_SCOPE_GLOBAL), 0);
+    const int rank = H5Sget_simple_extent_ndims(space);
+    for (hsize_t first = 0; first < kRows; first += kChunk) {
+      std::vector<hsize_t> offset(static_cast<size_t>(rank), 0);
+      offset[0] = first;
+      hsize_t size_a = 0, size_b = 0;
+      ASSERT_GE(H5Dget_chunk_storage_size(ds, offset.data(), &size_a), 0);
+      ASSERT_GE(H5Dget_chunk_storage_size(copy, offset.data(), &size_b), 0);
+      ASSERT_EQ(size_a, size_b) << "chunk at row " << first;
+      std::vector<unsigned char> bytes_a(size_a), bytes_b(size_b);
+      uint32_t mask_a = 1, mask_b = 1;
+      ASSERT_GE(H5Dread_chunk(ds, H5P_DEFAULT, offset.data(), &mask_a, bytes_a.data()), 0);
+      ASSERT_GE(H5Dread_chunk(copy, H5P_DEFAULT, offset.data(), &mask_b, bytes_b.data()), 0);
+      EXPECT_EQ(mask_a, mask_b);
+      EXPECT_EQ(bytes_a, bytes_b) << "chunk at row " << first;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 12u);
+}
+
+// A writer holds at most one chunk of rows per dataset, however many rows pass through it, and
+// nothing once closed: a long rollout streams in bounded memory.
+TEST_F(TrajectoryTest, WriterMemoryIsBoundedByAChunkPerDataset) {
+  const Model m = rich_model();
+  constexpr size_t kChunk = 8;
+  TrajectoryFileWriter file(path("bounded.h5"), m, options(kChunk));
+  TrajectoryWriter& w = file.trajectory();
+  const std::vector<Field> fields = {Field::kTime, Field::kQpos, Field::kQvel, Field::kNcon};
+  size_t chunk_bytes = 0;  // one chunk of each field, and of each contact column
+  for (Field f : fields) chunk_bytes += kChunk * field_row_size(f, m) * sizeof(double);
+  for (const ContactColumn& c : kContactColumns) {
+    chunk_bytes += kChunk * std::max<size_t>(c.width, 1) * sizeof(double);
+  }
+  size_t largest = 0;
+  for (size_t r = 0; r < 50 * kChunk + 3; ++r) {
+    for (Field f : fields) w.append(f, rows_of(f, m, r, 1));
+    const ContactRecord c = contact_of(static_cast<int64_t>(r), 0);
+    w.append_contacts({&c, 1});
+    largest = std::max(largest, w.buffered_bytes());
+  }
+  EXPECT_GT(largest, 0u);
+  EXPECT_LE(largest, chunk_bytes);
+  w.close();
+  EXPECT_EQ(w.buffered_bytes(), 0u);
+  file.commit();
+  Trajectory t = TrajectoryInput::open(path("bounded.h5")).single();
+  EXPECT_EQ(t.read(Field::kQvel).data, rows_of(Field::kQvel, m, 0, 50 * kChunk + 3));
+}
+
+// Rollouts of one file written from several threads at once (as joco-simulate's batches do): the
+// file's lock keeps HDF5 to one thread, and each group reads back as written.
+TEST_F(TrajectoryTest, RolloutsOfOneFileAreWrittenFromSeveralThreads) {
+  const Model m = rich_model();
+  constexpr int kRollouts = 6;
+  constexpr size_t kRows = 203;
+  {
+    TrajectoryFileWriter file(path("threads.h5"), m, options(4));
+    parallel_for(kRollouts, 3, [&](int, size_t r) {
+      TrajectoryWriter& w = file.rollout(static_cast<int>(r));
+      for (size_t row = 0; row < kRows; ++row) {
+        for (Field f : {Field::kTime, Field::kQpos, Field::kQvel, Field::kNcon}) {
+          std::vector<double> v = rows_of(f, m, row, 1);
+          for (double& x : v) x += static_cast<double>(r);
+          w.append(f, v);
+        }
+      }
+      w.set_attribute("rollout", static_cast<int64_t>(r));
+      w.close();
+    });
+    file.commit();
+  }
+  const TrajectoryInput in = TrajectoryInput::open(path("threads.h5"));
+  ASSERT_EQ(in.rollout_groups().size(), static_cast<size_t>(kRollouts));
+  for (int r = 0; r < kRollouts; ++r) {
+    Trajectory t = in.trajectory(rollout_group(r));
+    EXPECT_EQ(t.int_attribute("rollout"), r);
+    for (Field f : {Field::kTime, Field::kQpos, Field::kQvel, Field::kNcon}) {
+      std::vector<double> v = rows_of(f, m, 0, kRows);
+      for (double& x : v) x += r;
+      EXPECT_EQ(t.read(f).data, v) << rollout_group(r) << " " << field_info(f).name;
+    }
+  }
 }
 
 TEST_F(TrajectoryTest, AddressesAGroupWithFileColonGroup) {

@@ -1,11 +1,14 @@
 #include "common/trajectory_writer.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -28,10 +31,14 @@ struct Column {
   H5Handle dataset;
   std::vector<hsize_t> inner;  // row shape
   size_t row_size = 1;
-  hid_t mem_type = H5T_NATIVE_DOUBLE;  // NATIVE_DOUBLE, NATIVE_INT32 or NATIVE_INT64
+  Stored stored = Stored::kFloat64;
   size_t chunk_rows = 1;
-  size_t written = 0;  // rows in the file
+  int deflate_level = 0;       // 0: stored as is, else shuffled and deflated
+  std::mutex* hdf5 = nullptr;  // the file's lock around HDF5 calls
+  size_t written = 0;          // rows in the file
   std::vector<double> buffer;
+  std::vector<hsize_t> extent,
+      offset;  // of the next chunk written (kept: flushes allocate nothing)
 
   size_t rows() const { return written + (row_size ? buffer.size() / row_size : 0); }
 };
@@ -45,26 +52,24 @@ hid_t file_type(Stored s) {
   return H5T_IEEE_F64LE;
 }
 
-hid_t memory_type(Stored s) {
-  switch (s) {
-    case Stored::kInt32: return H5T_NATIVE_INT32;
-    case Stored::kInt64: return H5T_NATIVE_INT64;
-    case Stored::kFloat64: break;
-  }
-  return H5T_NATIVE_DOUBLE;
-}
-
-Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> inner,
-                   hid_t file_type, hid_t mem_type, const WriterOptions& options,
-                   const std::string& where) {
+// Made with the file's lock held.
+Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> inner, Stored stored,
+                   const WriterOptions& options, std::mutex* hdf5, const std::string& where) {
   Column c;
   c.name = name;
   c.inner = std::move(inner);
   for (hsize_t d : c.inner) c.row_size *= d;
-  c.mem_type = mem_type;
-  const size_t row_bytes = c.row_size * H5Tget_size(file_type);
+  c.stored = stored;
+  c.hdf5 = hdf5;
+  const hid_t type = file_type(stored);
+  const size_t row_bytes = c.row_size * H5Tget_size(type);
   c.chunk_rows =
       options.chunk_rows > 0 ? options.chunk_rows : std::max<size_t>(1, 65536 / row_bytes);
+  c.deflate_level = std::clamp(options.deflate_level, 0, 9);
+  c.buffer.reserve(c.chunk_rows * c.row_size);
+  c.extent.assign(c.inner.begin(), c.inner.end());
+  c.extent.insert(c.extent.begin(), 0);
+  c.offset.assign(c.extent.size(), 0);
 
   std::vector<hsize_t> dims = {0}, max = {H5S_UNLIMITED}, chunk = {c.chunk_rows};
   for (hsize_t d : c.inner) {
@@ -78,12 +83,11 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   if (H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) < 0) {
     fail_write("cannot set the chunks of " + where + "/" + name);
   }
-  if (options.deflate_level > 0) {
+  if (c.deflate_level > 0) {
     if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0) {
       throw RuntimeError("this HDF5 library has no deflate filter; cannot compress " + where);
     }
-    if (H5Pset_shuffle(dcpl.get()) < 0 ||
-        H5Pset_deflate(dcpl.get(), std::min(options.deflate_level, 9)) < 0) {
+    if (H5Pset_shuffle(dcpl.get()) < 0 || H5Pset_deflate(dcpl.get(), c.deflate_level) < 0) {
       fail_write("cannot set the filters of " + where + "/" + name);
     }
   }
@@ -91,45 +95,62 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   H5Handle dapl = plist(H5P_DATASET_ACCESS);
   H5Pset_chunk_cache(dapl.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
   c.dataset = make_out(
-      H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
+      H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
       H5Dclose, "cannot create " + where + "/" + name);
   return c;
 }
 
+// The buffered rows as one whole chunk, stored as HDF5's filters (shuffle, then deflate) would
+// store it: values in the file's type, rows past the end zero (the fill value). Pure computation
+// on this thread's scratch, outside the file's lock, so that threads compress at the same time.
+std::span<const unsigned char> encode_chunk(const Column& c, const std::string& where) {
+  thread_local std::vector<unsigned char> raw, shuffled, packed;
+  const size_t count = c.chunk_rows * c.row_size;
+  const size_t size = c.stored == Stored::kInt32 ? 4 : 8;
+  raw.assign(count * size, 0);
+  if (c.stored == Stored::kFloat64) {
+    std::memcpy(raw.data(), c.buffer.data(), c.buffer.size() * size);
+  } else if (c.stored == Stored::kInt32) {
+    for (size_t i = 0; i < c.buffer.size(); ++i) {
+      const auto v = static_cast<int32_t>(std::llround(c.buffer[i]));
+      std::memcpy(raw.data() + i * size, &v, size);
+    }
+  } else {
+    for (size_t i = 0; i < c.buffer.size(); ++i) {
+      const int64_t v = std::llround(c.buffer[i]);
+      std::memcpy(raw.data() + i * size, &v, size);
+    }
+  }
+  if (c.deflate_level == 0) return raw;
+  // Shuffle: byte b of every value together, b = 0, 1, ...
+  shuffled.resize(raw.size());
+  for (size_t b = 0; b < size; ++b) {
+    unsigned char* out = shuffled.data() + b * count;
+    for (size_t i = 0; i < count; ++i) out[i] = raw[i * size + b];
+  }
+  uLongf length = compressBound(static_cast<uLong>(shuffled.size()));
+  packed.resize(length);
+  if (compress2(packed.data(), &length, shuffled.data(), static_cast<uLong>(shuffled.size()),
+                c.deflate_level) != Z_OK) {
+    throw RuntimeError("cannot write " + where + "/" + c.name + ": deflate failed");
+  }
+  return {packed.data(), length};
+}
+
+// Writes the buffered rows as the next chunk: encoded on this thread, then stored under the lock.
+// Allocates nothing once this thread's scratch has grown (it runs inside the rollout loop).
 void flush_column(Column& c, const std::string& where) {
   if (c.row_size == 0 || c.buffer.empty()) return;
   const size_t n = c.buffer.size() / c.row_size;
-  const std::string what = "cannot write " + where + "/" + c.name;
-  std::vector<hsize_t> dims = {c.written + n}, start = {c.written}, count = {n};
-  for (hsize_t d : c.inner) {
-    dims.push_back(d);
-    start.push_back(0);
-    count.push_back(d);
+  const std::span<const unsigned char> chunk = encode_chunk(c, where);
+  c.extent[0] = c.written + n;
+  c.offset[0] = c.written;
+  std::lock_guard<std::mutex> lock(*c.hdf5);
+  if (H5Dset_extent(c.dataset.get(), c.extent.data()) < 0 ||
+      H5Dwrite_chunk(c.dataset.get(), H5P_DEFAULT, 0, c.offset.data(), chunk.size(), chunk.data()) <
+          0) {
+    fail_write("cannot write " + where + "/" + c.name);
   }
-  if (H5Dset_extent(c.dataset.get(), dims.data()) < 0) fail_write(what);
-  H5Handle file_space = make_out(H5Dget_space(c.dataset.get()), H5Sclose, what);
-  if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                          nullptr) < 0) {
-    fail_write(what);
-  }
-  H5Handle mem_space = simple_space(count);
-  herr_t r;
-  if (c.mem_type == H5T_NATIVE_DOUBLE) {
-    r = H5Dwrite(c.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT,
-                 c.buffer.data());
-  } else if (c.mem_type == H5T_NATIVE_INT32) {
-    std::vector<int32_t> ints(c.buffer.size());
-    for (size_t i = 0; i < ints.size(); ++i)
-      ints[i] = static_cast<int32_t>(std::llround(c.buffer[i]));
-    r = H5Dwrite(c.dataset.get(), H5T_NATIVE_INT32, mem_space.get(), file_space.get(), H5P_DEFAULT,
-                 ints.data());
-  } else {
-    std::vector<int64_t> ints(c.buffer.size());
-    for (size_t i = 0; i < ints.size(); ++i) ints[i] = std::llround(c.buffer[i]);
-    r = H5Dwrite(c.dataset.get(), H5T_NATIVE_INT64, mem_space.get(), file_space.get(), H5P_DEFAULT,
-                 ints.data());
-  }
-  if (r < 0) fail_write(what);
   c.written += n;
   c.buffer.clear();
 }
@@ -158,10 +179,13 @@ struct TrajectoryWriter::Impl {
   H5Handle group;
   ModelSizes sizes;
   WriterOptions options;
+  std::mutex* hdf5 = nullptr;  // the file's lock around HDF5 calls
+  std::string prefix_text;     // prefix(), made once
   std::array<std::optional<Column>, kFieldCount> columns;
   std::array<size_t, kFieldCount> zero_width_rows{};  // rows of fields not stored (zero wide)
   std::array<bool, kFieldCount> zero_width_used{};
   H5Handle contact_group;
+  std::string contact_where;             // prefix() + "/contact"
   std::vector<Column> contact_columns;   // kContactColumns
   std::map<std::string, Column> extras;  // append_extra's datasets
   // Attributes of empty extra datasets, written when they are made at close.
@@ -170,7 +194,10 @@ struct TrajectoryWriter::Impl {
   bool closed = false;
 
   // "out.h5:/rollout_00001": datasets are prefix() + "/" + name.
-  std::string prefix() const { return file_name + ":" + (group_path == "/" ? "" : group_path); }
+  const std::string& prefix() {
+    if (prefix_text.empty()) prefix_text = file_name + ":" + (group_path == "/" ? "" : group_path);
+    return prefix_text;
+  }
   std::string where() const { return location(file_name, group_path); }
 
   void check_open() const {
@@ -211,8 +238,9 @@ void TrajectoryWriter::append(Field f, std::span<const double> values, size_t ro
     if (info.width != FieldWidth::kScalar) {
       for (size_t d : field_row_shape(f, w.sizes)) inner.push_back(d);
     }
-    w.columns[i] = make_column(w.group.get(), info.name, std::move(inner), file_type(info.stored),
-                               memory_type(info.stored), w.options, w.prefix());
+    std::lock_guard<std::mutex> lock(*w.hdf5);
+    w.columns[i] = make_column(w.group.get(), info.name, std::move(inner), info.stored, w.options,
+                               w.hdf5, w.prefix());
   }
   append_column(*w.columns[i], values.data(), rows, w.prefix());
 }
@@ -239,14 +267,15 @@ void TrajectoryWriter::enable_contacts() {
   Impl& w = *impl_;
   w.check_open();
   if (w.contact_group.valid()) return;
-  const std::string where = w.prefix() + "/contact";
+  w.contact_where = w.prefix() + "/contact";
+  const std::string& where = w.contact_where;
+  std::lock_guard<std::mutex> lock(*w.hdf5);
   w.contact_group = create_group(w.group.get(), "contact", where);
   for (const ContactColumn& c : kContactColumns) {
     std::vector<hsize_t> inner;
     if (c.width > 0) inner.push_back(c.width);
     w.contact_columns.push_back(make_column(w.contact_group.get(), c.name, std::move(inner),
-                                            file_type(c.stored), memory_type(c.stored), w.options,
-                                            where));
+                                            c.stored, w.options, w.hdf5, where));
   }
 }
 
@@ -266,7 +295,7 @@ ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row) 
 void TrajectoryWriter::append_contacts(std::span<const ContactRecord> contacts) {
   enable_contacts();
   Impl& w = *impl_;
-  const std::string where = w.prefix() + "/contact";
+  const std::string& where = w.contact_where;
   for (const ContactRecord& c : contacts) {
     if (c.row < 0 || c.row < w.max_contact_row) {
       throw std::invalid_argument("append_contacts: row " + std::to_string(c.row) + " after row " +
@@ -308,9 +337,10 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
     size_t row_size = 1;
     for (hsize_t d : inner) row_size *= d;
     if (row_size > 0) {
+      std::lock_guard<std::mutex> lock(*w.hdf5);
       it = w.extras
-               .emplace(name, make_column(w.group.get(), name, std::move(inner), H5T_IEEE_F64LE,
-                                          H5T_NATIVE_DOUBLE, w.options, w.prefix()))
+               .emplace(name, make_column(w.group.get(), name, std::move(inner), Stored::kFloat64,
+                                          w.options, w.hdf5, w.prefix()))
                .first;
     } else {
       // Nothing to store (B with nu = 0, say): HDF5 cannot chunk a dimension of size zero, so the
@@ -348,21 +378,25 @@ void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std
     w.pending_attributes[dataset].emplace_back(name, value);  // an empty dataset, made at close
     return;
   }
+  std::lock_guard<std::mutex> lock(*w.hdf5);
   write_string_attribute(it->second.dataset.get(), name, value, w.prefix() + "/" + dataset);
 }
 
 void TrajectoryWriter::set_attribute(const std::string& name, const std::string& value) {
   impl_->check_open();
+  std::lock_guard<std::mutex> lock(*impl_->hdf5);
   write_string_attribute(impl_->group.get(), name, value, impl_->where());
 }
 
 void TrajectoryWriter::set_attribute(const std::string& name, int64_t value) {
   impl_->check_open();
+  std::lock_guard<std::mutex> lock(*impl_->hdf5);
   write_int_attribute(impl_->group.get(), name, value, impl_->where());
 }
 
 void TrajectoryWriter::set_attribute(const std::string& name, double value) {
   impl_->check_open();
+  std::lock_guard<std::mutex> lock(*impl_->hdf5);
   write_double_attribute(impl_->group.get(), name, value, impl_->where());
 }
 
@@ -400,15 +434,15 @@ void TrajectoryWriter::close() {
     throw std::logic_error(where + "/contact: a contact refers to row " +
                            std::to_string(w.max_contact_row) + " of " + std::to_string(rows));
   }
+  // The last chunks (each flush takes the lock), then the rest under the lock.
   for (auto& c : w.columns) {
     if (c) flush_column(*c, where);
   }
   for (Column& c : w.contact_columns) flush_column(c, where + "/contact");
+  for (auto& [name, c] : w.extras) flush_column(c, where);
+  std::lock_guard<std::mutex> lock(*w.hdf5);
   for (auto& [name, c] : w.extras) {
-    if (c.row_size > 0) {
-      flush_column(c, where);
-      continue;
-    }
+    if (c.row_size > 0) continue;
     std::vector<hsize_t> dims = {c.written};
     dims.insert(dims.end(), c.inner.begin(), c.inner.end());
     c.dataset = create_dataset(w.group.get(), name, H5T_IEEE_F64LE, dims, where);
@@ -432,12 +466,31 @@ void TrajectoryWriter::close() {
   w.contact_group.reset();
   if (!w.group.close()) fail_write("cannot write " + w.where());
   w.closed = true;
+  // A closed group holds no buffers: a file of many rollouts costs memory only for those open.
+  const auto release = [](Column& c) { std::vector<double>().swap(c.buffer); };
+  for (auto& c : w.columns) {
+    if (c) release(*c);
+  }
+  for (Column& c : w.contact_columns) release(c);
+  for (auto& [name, c] : w.extras) release(c);
+}
+
+size_t TrajectoryWriter::buffered_bytes() const {
+  const Impl& w = *impl_;
+  size_t bytes = 0;
+  for (const auto& c : w.columns) {
+    if (c) bytes += c->buffer.capacity() * sizeof(double);
+  }
+  for (const Column& c : w.contact_columns) bytes += c.buffer.capacity() * sizeof(double);
+  for (const auto& [name, c] : w.extras) bytes += c.buffer.capacity() * sizeof(double);
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------
 // TrajectoryFileWriter
 
 struct TrajectoryFileWriter::Impl {
+  std::mutex hdf5;  // held around every HDF5 call of this file's writers
   std::string path;
   std::string name;  // for messages
   AtomicOutput out;
@@ -457,6 +510,7 @@ struct TrajectoryFileWriter::Impl {
     w->group_path = group_path;
     w->sizes = sizes;
     w->options = options;
+    w->hdf5 = &hdf5;
     const std::string where = w->where();
     if (group_path == "/") {
       w->group = make_out(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose, "cannot open " + where);
@@ -534,6 +588,7 @@ TrajectoryFileWriter::~TrajectoryFileWriter() = default;
 TrajectoryWriter& TrajectoryFileWriter::trajectory() {
   Impl& f = *impl_;
   if (f.committed) throw std::logic_error(f.name + ": already committed");
+  std::lock_guard<std::mutex> lock(f.hdf5);
   if (!f.rollouts.empty()) throw std::logic_error(f.name + ": a batch file has no root trajectory");
   if (!f.root) f.root = f.make_writer("/");
   return *f.root;
@@ -542,8 +597,9 @@ TrajectoryWriter& TrajectoryFileWriter::trajectory() {
 TrajectoryWriter& TrajectoryFileWriter::rollout(int index) {
   Impl& f = *impl_;
   if (f.committed) throw std::logic_error(f.name + ": already committed");
-  if (f.root) throw std::logic_error(f.name + ": a single-trajectory file has no rollouts");
   if (index < 0) throw std::invalid_argument("negative rollout index");
+  std::lock_guard<std::mutex> lock(f.hdf5);
+  if (f.root) throw std::logic_error(f.name + ": a single-trajectory file has no rollouts");
   auto& w = f.rollouts[index];
   if (!w) w = f.make_writer(rollout_group(index));
   return *w;
@@ -555,6 +611,7 @@ void TrajectoryFileWriter::commit() {
   if (!f.root && f.rollouts.empty()) throw std::logic_error(f.name + ": no trajectory was written");
   if (f.root) f.root->close();
   for (auto& [index, w] : f.rollouts) w->close();
+  std::lock_guard<std::mutex> lock(f.hdf5);
   if (!f.file.close()) fail_write("cannot write " + f.name);
   f.out.commit();
   f.committed = true;

@@ -1,8 +1,15 @@
 // Writing HDF5 trajectory files (schemas/trajectory.md) row by row: a file writer that makes the
 // file under a temporary name and moves it into place on commit, and one writer per trajectory
 // group. A failure while writing throws RuntimeError (exit code 4); misuse throws std::logic_error
-// or std::invalid_argument. The serial HDF5 library is not thread-safe: use these classes from one
-// thread at a time.
+// or std::invalid_argument.
+//
+// Threads: the serial HDF5 library is not thread-safe, so a file's writers hold one lock (the
+// file's) around every HDF5 call, and compress each chunk before taking it (shuffle and deflate
+// done here, the chunk stored whole with H5Dwrite_chunk: the bytes HDF5's own filters would make).
+// So different TrajectoryWriters of one file may be used on different threads at once (a batch's
+// rollouts, each streamed as it runs), one TrajectoryWriter by one thread at a time; the
+// TrajectoryFileWriter's constructor and commit() by one thread while no writer is in use. Nothing
+// else in the process may call HDF5 meanwhile.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +41,8 @@ struct WriterOptions {
 class TrajectoryFileWriter;
 
 // One trajectory group being written. Rows are appended field by field, buffered, and written a
-// whole chunk at a time; every field that is written must end with the same number of rows.
+// whole chunk at a time; every field that is written must end with the same number of rows. The
+// memory held is at most one chunk per dataset (buffered_bytes), none once closed.
 class TrajectoryWriter {
  public:
   ~TrajectoryWriter();
@@ -87,6 +95,9 @@ class TrajectoryWriter {
 
   // Rows appended so far to a field (including rows still buffered).
   size_t rows(Field f) const;
+  // Bytes of rows buffered in memory (allocated): at most one chunk (about 64 KiB unless
+  // WriterOptions::chunk_rows says otherwise) per dataset written; zero once closed.
+  size_t buffered_bytes() const;
   // The group's path in the file: "/" or "/rollout_00003".
   const std::string& group() const;
 
@@ -116,9 +127,9 @@ class TrajectoryFileWriter {
 
   // The root group as the trajectory (a single-trajectory file).
   TrajectoryWriter& trajectory();
-  // The group /rollout_NNNNN of a batch file, made on first use. A file holds either the root
-  // trajectory or rollouts, not both (std::logic_error otherwise). Keep few rollouts open at once:
-  // each holds a chunk's worth of buffered rows per field; close() those that are done.
+  // The group /rollout_NNNNN of a batch file, made on first use (thread-safe). A file holds either
+  // the root trajectory or rollouts, not both (std::logic_error otherwise). Keep few rollouts open
+  // at once: each holds a chunk's worth of buffered rows per field; close() those that are done.
   TrajectoryWriter& rollout(int index);
 
   // Closes every group, then the file, and moves it into place (or copies it to standard output).

@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
-#include <optional>
+#include <span>
 
 #include "common/controls.h"
 #include "common/io.h"
@@ -69,6 +69,22 @@ struct ForwardInputs {
   }
 };
 
+// Field f's row from d after forward dynamics into out (field_row_size values): qpos and the
+// warmstart as forward found them (`before`: it normalises quaternions and overwrites the
+// warmstart), every other field from the Data, where the field table says it is.
+void record_field(const Model& m, const Data& d, const ForwardInputs& before, Field f,
+                  double* out) {
+  if (f == Field::kQpos) {
+    std::copy(before.qpos.begin(), before.qpos.end(), out);
+  } else if (f == Field::kQaccWarmstart) {
+    std::copy(before.warmstart.begin(), before.warmstart.end(), out);
+  } else {
+    double scalar;
+    const double* in_data = field_row(d, f, scalar);
+    if (in_data) std::copy_n(in_data, field_row_size(f, m.sizes()), out);
+  }
+}
+
 // One rollout or evaluation held in memory until written: every field's rows, and contacts.
 struct Recording {
   size_t rows = 0;  // counted apart: zero-wide fields (qpos when nq = 0) hold no values
@@ -84,17 +100,9 @@ struct Recording {
     ++rows;
     for (Field f : fields) {
       std::vector<double>& v = values[f];
-      // qpos and the warmstart as forward found them (it normalises quaternions and overwrites
-      // the warmstart); every other field from the Data, where the field table says it is.
-      if (f == Field::kQpos) {
-        v.insert(v.end(), before.qpos.begin(), before.qpos.end());
-      } else if (f == Field::kQaccWarmstart) {
-        v.insert(v.end(), before.warmstart.begin(), before.warmstart.end());
-      } else {
-        double scalar;
-        const double* in_data = field_row(d, f, scalar);
-        if (in_data) v.insert(v.end(), in_data, in_data + field_row_size(f, m.sizes()));
-      }
+      const size_t size = v.size();
+      v.resize(size + field_row_size(f, m.sizes()));
+      record_field(m, d, before, f, v.data() + size);
     }
     if (!with_contacts) return;
     for (int i = 0; i < d.ncon; ++i) contacts.push_back(contact_record(m, d, i, row));
@@ -109,10 +117,23 @@ struct Recording {
   }
 };
 
-// The initial state: the model's, a keyframe (name or index), or a row of a trajectory file.
-void initial_state(const Model& m, Data& d, const Options& o) {
-  reset_data(m, d);
-  if (o.init.empty()) return;
+// The initial state: the model's, a keyframe's, or components from a row of a trajectory file.
+// Read once before the rollouts start (HDF5 is not thread-safe), applied to each rollout's Data.
+struct InitialState {
+  int key = -1;
+  std::vector<std::pair<unsigned, std::vector<double>>> components;  // in the order set
+
+  void apply(const Model& m, Data& d) const {
+    reset_data(m, d);
+    if (key >= 0) reset_to_keyframe(m, d, key);
+    for (const auto& [component, values] : components) set_state(m, d, values.data(), component);
+  }
+};
+
+// --init: a keyframe (name or index) or a row of a trajectory file.
+InitialState initial_state(const Model& m, const Options& o) {
+  InitialState init;
+  if (o.init.empty()) return init;
   int key = m.name_to_id(kObjKey, o.init);
   if (key < 0 && !o.init.empty() && std::all_of(o.init.begin(), o.init.end(), ::isdigit))
     key = std::stoi(o.init);
@@ -120,8 +141,8 @@ void initial_state(const Model& m, Data& d, const Options& o) {
     if (key >= m.nkey)
       throw UsageError("--init " + o.init + ": the model has " + std::to_string(m.nkey) +
                        " keyframes");
-    reset_to_keyframe(m, d, key);
-    return;
+    init.key = key;
+    return init;
   }
   if (o.init.find(".h5") == std::string::npos && o.init.find(".hdf5") == std::string::npos) {
     throw UsageError("--init " + o.init + ": no keyframe of that name, and not an HDF5 file");
@@ -142,21 +163,28 @@ void initial_state(const Model& m, Data& d, const Options& o) {
                                                    {Field::kAct, kStateAct},
                                                    {Field::kTime, kStateTime},
                                                    {warmstart, kStateWarmstart}};
-  std::vector<double> values;
   for (const auto& [field, component] : components) {
-    values.resize(static_cast<size_t>(state_size(m, component)));
+    std::vector<double> values(static_cast<size_t>(state_size(m, component)));
     if (values.empty() || !t.has(field)) continue;
     t.read_into(field, static_cast<size_t>(row), 1, values);
-    set_state(m, d, values.data(), component);
+    init.components.emplace_back(component, std::move(values));
   }
+  return init;
 }
 
-// One rollout of `steps` steps: steps + 1 rows.
-Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource& controls,
-                  int64_t steps, const std::vector<Field>& fields, Progress* progress) {
-  Recording rec;
-  initial_state(m, d, o);
+// One rollout of `steps` steps: steps + 1 rows, each appended to `w` as it is made (w writes each
+// chunk as it fills, so memory does not grow with the steps). Returns the contacts summed over
+// the rows.
+int64_t rollout(const Model& m, Data& d, const Options& o, const InitialState& init,
+                const ControlSource& controls, int64_t steps, const std::vector<Field>& fields,
+                TrajectoryWriter& w, Progress* progress) {
+  init.apply(m, d);
+  if (o.contacts) w.enable_contacts();
+  int64_t contacts = 0;
   ForwardInputs before(m);
+  size_t widest = 0;
+  for (Field f : fields) widest = std::max(widest, field_row_size(f, m.sizes()));
+  std::vector<double> row(widest);  // one field's row on its way to w
   const auto resets = [](const Data& data) {
     return data.warning[kWarnBadQpos].number + data.warning[kWarnBadQvel].number +
            data.warning[kWarnBadQacc].number;
@@ -174,28 +202,34 @@ Recording rollout(const Model& m, Data& d, const Options& o, const ControlSource
       // A divergence check reset d: forward ran from the model's initial state.
       before.save(m, Data(m));
     }
-    rec.record(m, d, before, fields, t, o.contacts);
+    for (Field f : fields) {
+      record_field(m, d, before, f, row.data());
+      w.append(f, std::span<const double>(row.data(), field_row_size(f, m.sizes())), 1);
+    }
+    contacts += d.ncon;
+    if (o.contacts) {
+      for (int i = 0; i < d.ncon; ++i) {
+        const ContactRecord c = contact_record(m, d, i, t);
+        w.append_contacts({&c, 1});
+      }
+    }
     if (t < steps) step2(m, d);
     if (progress) progress->advance();
   }
-  return rec;
+  return contacts;
 }
 
 // A few numbers about a rollout, on standard error at -v.
-void summarize(const Model& m, const Data& d, const Recording& rec, int64_t steps, double seconds) {
-  double contacts = 0, rows = 0;
-  auto ncon = rec.values.find(Field::kNcon);
-  if (ncon != rec.values.end()) {
-    for (double c : ncon->second) contacts += c;
-    rows = static_cast<double>(ncon->second.size());
-  }
+void summarize(const Model& m, const Data& d, int64_t contacts, int64_t steps, double seconds) {
+  const double rows = static_cast<double>(steps + 1);
   spdlog::info("model '{}': nq={} nv={} nu={} nbody={} ngeom={}", m.model_name(), m.nq, m.nv, m.nu,
                m.nbody, m.ngeom);
   spdlog::info(
       "{} steps of {} s to time {:.4f} s in {:.3f} s wall ({:.0f} steps/s), {:.2f} contacts per "
       "step",
       steps, m.opt.timestep, d.time, seconds,
-      seconds > 0 ? static_cast<double>(steps) / seconds : 0.0, rows > 0 ? contacts / rows : 0.0);
+      seconds > 0 ? static_cast<double>(steps) / seconds : 0.0,
+      static_cast<double>(contacts) / rows);
   int warnings = 0;
   for (const WarningStat& w : d.warning) warnings += w.number;
   if (warnings) spdlog::warn("{} warnings during the rollout", warnings);
@@ -221,6 +255,7 @@ int simulate(const Options& o, const ToolContext& ctx) {
   int64_t steps = o.steps;
   if (steps < 0) steps = controls.rows() ? static_cast<int64_t>(*controls.rows()) - 1 : 1000;
   const std::vector<Field> fields = recorded_fields(m, controls.is_file());
+  const InitialState init = initial_state(m, o);
   WriterOptions wo;
   wo.model_name = std::string(m.model_name());
   wo.creator = ctx.name + " " JOCO_VERSION;
@@ -231,33 +266,28 @@ int simulate(const Options& o, const ToolContext& ctx) {
   const auto start = std::chrono::steady_clock::now();
   if (o.batch == 0) {
     Data d(m);
-    const Recording rec = rollout(m, d, o, controls, steps, fields, &progress);
+    TrajectoryWriter& w = file.trajectory();
+    const int64_t contacts = rollout(m, d, o, init, controls, steps, fields, w, &progress);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    summarize(m, d, rec, steps, seconds);
-    TrajectoryWriter& w = file.trajectory();
-    rec.write(w, o.contacts);
+    summarize(m, d, contacts, steps, seconds);
     write_attributes(w, o);
     w.close();
   } else {
-    // Worker threads simulate rollouts (one Data each); this thread writes them in order (HDF5 is
-    // not thread-safe).
-    std::vector<std::optional<Recording>> done(static_cast<size_t>(rollouts));
+    // Each thread takes the next rollout when it has finished one and streams it to its own group
+    // (one Data each); the file's writers share a lock around HDF5 and compress outside it, so
+    // memory is bounded by the rollouts in flight and writing runs in parallel too.
     const int threads = std::max(1, std::min(o.threads, rollouts));
     std::vector<Data> data;
     for (int th = 0; th < threads; ++th) data.emplace_back(m);
     parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t b) {
-      done[b] = rollout(m, data[static_cast<size_t>(th)], o,
-                        controls.with_seed_offset(static_cast<int>(b)), steps, fields, &progress);
-    });
-    for (int b = 0; b < rollouts; ++b) {
-      TrajectoryWriter& w = file.rollout(b);
-      done[static_cast<size_t>(b)]->write(w, o.contacts);
+      TrajectoryWriter& w = file.rollout(static_cast<int>(b));
+      rollout(m, data[static_cast<size_t>(th)], o, init,
+              controls.with_seed_offset(static_cast<int>(b)), steps, fields, w, &progress);
       write_attributes(w, o);
-      w.set_attribute("seed", o.seed + b);
+      w.set_attribute("seed", o.seed + static_cast<int64_t>(b));
       w.close();
-      done[static_cast<size_t>(b)].reset();
-    }
+    });
   }
   progress.finish();
   file.commit();
