@@ -74,7 +74,7 @@ if [[ ${JOCO_BENCH_LIST:-1} != 0 ]]; then
       continue
     fi
     list_steps=$(awk -v s="$(value "$mj_check" "Steps per second")" -v t="$list_seconds" \
-      'BEGIN {n = int(s * t); print n < 20 ? 20 : n > 20000 ? 20000 : n}')
+      'BEGIN {n = int(s * t); print (n < 20 ? 20 : (n > 20000 ? 20000 : n))}')
     progress "$path, $list_steps steps, $list_reps rounds"
     measure "\`${path#testdata/}\` ($list_steps steps)" "$path" "$list_steps" "$list_reps"
     count=$((count + 1))
