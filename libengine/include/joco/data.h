@@ -131,7 +131,7 @@ class Data : public DataInfo {
   void take(Data& other) noexcept;
 
   ModelSizes sizes_;
-  void* allocation_ = nullptr;  // from calloc; buffer_ is its first aligned byte
+  void* allocation_ = nullptr;  // calloc'd or mapped (data.cc); buffer_ is in it, aligned
   void* buffer_ = nullptr;
   size_t buffer_bytes_ = 0;
 };

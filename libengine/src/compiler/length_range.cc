@@ -1,6 +1,7 @@
 #include "compiler/length_range.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -85,25 +86,34 @@ std::pair<double, double> push(const Model& m, Data& d, int i, double sign,
   return {sign < 0 ? lo : hi, hi - lo};
 }
 
-}  // namespace
+// An actuator whose range is found, from its target's limits or by simulating, and that range.
+struct Found {
+  int i;
+  bool simulate;
+  std::array<double, 2> range;
+};
 
-void compute_length_ranges(Model& m, const ModelSpec& spec) {
+// Simulates the ranges of the actuators in `found` that need it.
+void simulate_ranges(Model& m, const ModelSpec& spec, std::vector<Found>& found) {
   const CompilerSettings::LengthRange& lr = spec.compiler.lengthrange;
-  if (lr.mode == 0 || m.nu == 0) return;
   // The simulation: joint and tendon limits only (no contacts, passive forces, gravity, friction
-  // loss or actuation), with its own time step.
-  Model sim = m;
-  sim.opt.disableflags |= kDisableContact | kDisablePassive | kDisableGravity |
-                          kDisableFrictionloss | kDisableActuation;
-  if (lr.timestep > 0) sim.opt.timestep = lr.timestep;
-  Data d(sim);
-  for (int i = 0; i < m.nu; ++i) {
-    if (!selected(m, i, lr.mode)) continue;
-    double* range = m.actuator_lengthrange + 2 * i;
-    if (lr.useexisting && range[0] < range[1]) continue;
-    if (lr.uselimit && limits_of_target(m, i, range)) continue;
-    const auto [low, low_spread] = push(sim, d, i, -1, lr);
-    const auto [high, high_spread] = push(sim, d, i, 1, lr);
+  // loss or actuation), with its own time step. It runs on m with these options, restored at the
+  // end, rather than on a copy (which would hold the model's textures and meshes too), and writes
+  // the ranges found at the end, so that every simulation sees the ranges as they came in.
+  struct RestoreOptions {
+    Model& m;
+    const Option saved;
+    ~RestoreOptions() { m.opt = saved; }
+  } restore{m, m.opt};
+  m.opt.disableflags |= kDisableContact | kDisablePassive | kDisableGravity | kDisableFrictionloss |
+                        kDisableActuation;
+  if (lr.timestep > 0) m.opt.timestep = lr.timestep;
+  Data d(m);
+  for (Found& f : found) {
+    if (!f.simulate) continue;
+    const int i = f.i;
+    const auto [low, low_spread] = push(m, d, i, -1, lr);
+    const auto [high, high_spread] = push(m, d, i, 1, lr);
     const double width = high - low;
     const std::string name = spec.actuators[static_cast<size_t>(i)].name;
     const Origin& origin = spec.actuators[static_cast<size_t>(i)].origin;
@@ -117,9 +127,28 @@ void compute_length_ranges(Model& m, const ModelSpec& spec) {
           ": length range computation did not converge (the actuator may be unlimited: "
           "add joint or tendon limits, or adjust <compiler><lengthrange>)");
     }
-    range[0] = low;
-    range[1] = high;
+    f.range = {low, high};
   }
+}
+
+}  // namespace
+
+void compute_length_ranges(Model& m, const ModelSpec& spec) {
+  const CompilerSettings::LengthRange& lr = spec.compiler.lengthrange;
+  if (lr.mode == 0 || m.nu == 0) return;
+  std::vector<Found> found;  // written into m at the end
+  for (int i = 0; i < m.nu; ++i) {
+    if (!selected(m, i, lr.mode)) continue;
+    const double* range = m.actuator_lengthrange + 2 * i;
+    if (lr.useexisting && range[0] < range[1]) continue;
+    Found f{i, true, {}};
+    f.simulate = !(lr.uselimit && limits_of_target(m, i, f.range.data()));
+    found.push_back(f);
+  }
+  if (std::any_of(found.begin(), found.end(), [](const Found& f) { return f.simulate; })) {
+    simulate_ranges(m, spec, found);
+  }
+  for (const Found& f : found) std::copy_n(f.range.data(), 2, m.actuator_lengthrange + 2 * f.i);
 }
 
 }  // namespace joco::compiler

@@ -55,22 +55,16 @@ std::array<double, 2> plane_gradient(int row, int col, int width, int height) {
   return {1 - w2, w2};
 }
 
-// Weights at a pixel of a cube face: the elevation of the pixel's direction from the cube's centre,
-// from rgb1 at the top (+Y, the up face) to rgb2 at the bottom.
-std::array<double, 2> cube_gradient(int face, int row, int col, int size) {
+// The elevation in [-1, 1] of a pixel's direction from the cube's centre, from the top (+Y, the
+// up face 2) to the bottom: the gradient runs from rgb1 at 1 to rgb2 at -1. Faces 0, 1, 4 and 5
+// share one formula and face 3 (down) has face 2's elevation negated, so builtin_texture calls
+// this for faces 0 and 2 only.
+double cube_elevation(int face, int row, int col, int size) {
   const double a = unit_coordinate(row, size), b = unit_coordinate(col, size);
   const double n = std::sqrt(b * b + 1 + a * a);
   constexpr double kQuarter = std::numbers::pi / 2;
-  double v = 0;
-  if (face == 2) {
-    v = 1 - std::acos(1 / n) / kQuarter;
-  } else if (face == 3) {
-    v = -(1 - std::acos(1 / n) / kQuarter);
-  } else {
-    v = -(std::asin(a / n) / kQuarter);  // rows run downwards
-  }
-  const double w1 = sigmoid(v);
-  return {w1, 1 - w1};
+  if (face == 2) return 1 - std::acos(1 / n) / kQuarter;
+  return -(std::asin(a / n) / kQuarter);  // rows run downwards
 }
 
 constexpr const char* kFaceLetters = "RLUDFB";  // right, left, up, down, front, back
@@ -210,14 +204,37 @@ CompiledTexture builtin_texture(const TextureSpec& t, MarkRandom& random) {
   c.height = face_height * nface;
   c.rgb.resize(uint64_t{3} * static_cast<uint64_t>(width) * static_cast<uint64_t>(c.height));
   const Rgb rgb1 = to_rgb(t.rgb1), rgb2 = to_rgb(t.rgb2), mark = to_rgb(t.markrgb);
-  uint8_t* px = c.rgb.data();
+  const size_t face_bytes =
+      uint64_t{3} * static_cast<uint64_t>(width) * static_cast<uint64_t>(face_height);
+  const auto blend = [&t](double w1, double w2, uint8_t* px) {
+    for (size_t k = 0; k < 3; ++k) px[k] = to_byte(255 * (w1 * t.rgb1[k] + w2 * t.rgb2[k]));
+  };
+  // A cube's gradient is computed on faces 0 and 2 only (see cube_elevation): face 2's pass also
+  // writes face 3, and face 0 is copied to faces 1, 4 and 5 (marks other than random included,
+  // they do not depend on the face). Same bytes, a third of the trigonometry: the humanoid's
+  // 512-pixel skybox took most of its start-up.
+  const bool cube_gradient = cube && t.builtin == 1;
   for (int face = 0; face < nface; ++face) {
+    if (cube_gradient && face != 0 && face != 2) continue;
+    uint8_t* px = c.rgb.data() + static_cast<size_t>(face) * face_bytes;
     for (int r = 0; r < face_height; ++r) {
       for (int col = 0; col < width; ++col, px += 3) {
-        if (t.builtin == 1) {
-          const auto [w1, w2] = cube ? cube_gradient(face, r, col, width)
-                                     : plane_gradient(r, col, width, face_height);
-          for (size_t k = 0; k < 3; ++k) px[k] = to_byte(255 * (w1 * t.rgb1[k] + w2 * t.rgb2[k]));
+        const bool marked =
+            (t.mark == 1 && (r == 0 || r == face_height - 1 || col == 0 || col == width - 1)) ||
+            (t.mark == 2 && (r == face_height / 2 || col == width / 2));
+        if (cube_gradient) {
+          const double v = cube_elevation(face, r, col, width);
+          const double w1 = sigmoid(v);
+          blend(w1, 1 - w1, px);
+          if (face == 2) {
+            uint8_t* below = px + face_bytes;  // face 3: the elevation negated
+            const double w1_below = sigmoid(-v);
+            blend(w1_below, 1 - w1_below, below);
+            if (marked) std::copy_n(mark.begin(), 3, below);
+          }
+        } else if (t.builtin == 1) {
+          const auto [w1, w2] = plane_gradient(r, col, width, face_height);
+          blend(w1, w2, px);
         } else if (t.builtin == 2) {
           // 2 x 2 squares; the front and back faces of a cube start with rgb2
           const bool first = ((r < face_height / 2) == (col < width / 2)) != (face >= 4);
@@ -226,10 +243,12 @@ CompiledTexture builtin_texture(const TextureSpec& t, MarkRandom& random) {
           std::copy_n((cube && face == 3 ? rgb2 : rgb1).begin(), 3,
                       px);  // flat; a cube's bottom is rgb2
         }
-        const bool marked =
-            (t.mark == 1 && (r == 0 || r == face_height - 1 || col == 0 || col == width - 1)) ||
-            (t.mark == 2 && (r == face_height / 2 || col == width / 2));
         if (marked) std::copy_n(mark.begin(), 3, px);
+      }
+    }
+    if (cube_gradient && face == 0) {
+      for (const size_t copy : {size_t{1}, size_t{4}, size_t{5}}) {
+        std::memcpy(c.rgb.data() + copy * face_bytes, c.rgb.data(), face_bytes);
       }
     }
   }

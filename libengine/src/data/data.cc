@@ -1,5 +1,7 @@
 #include "joco/data.h"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,8 @@ namespace joco {
 namespace {
 
 constexpr size_t kAlignment = 64;
+// Buffers of at least this many bytes are mapped with mmap (glibc's default mmap threshold).
+constexpr size_t kMapFrom = size_t{128} << 10;
 
 size_t align_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
 
@@ -144,7 +148,14 @@ void Data::take(Data& other) noexcept {
 }
 
 void Data::release() {
-  std::free(allocation_);
+  if (allocation_) {
+    const size_t mapped = *static_cast<size_t*>(allocation_);
+    if (mapped != 0) {
+      munmap(allocation_, mapped);
+    } else {
+      std::free(allocation_);
+    }
+  }
   allocation_ = nullptr;
   buffer_ = nullptr;
   buffer_bytes_ = 0;
@@ -175,14 +186,27 @@ void Data::allocate_buffer() {
     total += align_up(f.bytes());
   }
   buffer_bytes_ = total;
-  // The stack comes last, outside what reset_data zeroes and copies copy. calloc's zeros cost
-  // nothing until written: pages are mapped as a step reaches them (MuJoCo 2.2.2's default stack
-  // for njmax 8000 is 320 million doubles, 2.6 GB, and its efc_AR 0.5 GB, of which a step with a
-  // few contacts touches little).
-  const size_t bytes = total + static_cast<size_t>(nstack) * sizeof(double);
-  allocation_ = std::calloc(bytes + kAlignment, 1);
-  if (!allocation_) throw std::bad_alloc();
-  const uintptr_t start = reinterpret_cast<uintptr_t>(allocation_);
+  // The stack comes last, outside what reset_data zeroes and copies copy. Zeros that cost nothing
+  // until written: pages are mapped as a step reaches them (MuJoCo 2.2.2's default stack for
+  // njmax 8000 is 320 million doubles, 2.6 GB, and its efc_AR 0.5 GB, of which a step with a few
+  // contacts touches little). A large buffer is mapped directly rather than from calloc: once
+  // the process has freed a larger block, glibc serves calloc from its heap and writes the zeros
+  // itself, touching every page (the humanoid's 14 MB Data, twice its other memory).
+  // The allocation starts with its length when mapped, 0 from calloc (for release), then the
+  // buffer at the next aligned byte.
+  const size_t bytes = total + static_cast<size_t>(nstack) * sizeof(double) + kAlignment;
+  size_t mapped = 0;
+  if (bytes >= kMapFrom) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    allocation_ = p;
+    mapped = bytes;
+  } else {
+    allocation_ = std::calloc(bytes, 1);
+    if (!allocation_) throw std::bad_alloc();
+  }
+  *static_cast<size_t*>(allocation_) = mapped;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(allocation_) + sizeof(size_t);
   buffer_ = reinterpret_cast<void*>((start + kAlignment - 1) / kAlignment * kAlignment);
   char* base = static_cast<char*>(buffer_);
   stack = reinterpret_cast<double*>(base + total);

@@ -1,6 +1,11 @@
 #include "joco/data.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "joco/error.h"
 #include "support/hand_models.h"
@@ -16,6 +21,42 @@ TEST(Data, MadeAtTheInitialState) {
   for (int i = 0; i < m.nv; ++i) EXPECT_EQ(d.qvel[i], 0);
   EXPECT_EQ(d.time, 0);
   EXPECT_EQ(d.nstack, m.nstack);
+}
+
+// Resident bytes of this process (Linux: /proc/self/statm).
+double resident_bytes() {
+  long pages = 0, resident = 0;
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return -1;
+  const int read = std::fscanf(f, "%ld %ld", &pages, &resident);
+  std::fclose(f);
+  return read == 2 ? double(resident) * double(sysconf(_SC_PAGESIZE)) : -1;
+}
+
+// A new Data's zeros cost nothing until written, also after the process has freed large blocks
+// (as compiling a model does). Then glibc may serve a calloc of a few MB from a free block of its
+// heap and write the zeros itself, touching every page of the stack (joco-profile's Data for the
+// humanoid, 14 MB, made its peak memory 30 MB).
+TEST(Data, StackIsNotTouchedWhenMade) {
+  Model m = test::pendulum_model();
+  m.nstack = 3 << 20;  // 24 MB of stack
+  // A freed 30 MB mapping raises glibc's mmap threshold to 30 MB; then a 26 MB block comes from
+  // the heap, and is freed below a small block (so it stays a free block rather than the top).
+  void* mapped = std::malloc(size_t{30} << 20);
+  ASSERT_NE(mapped, nullptr);
+  std::free(mapped);
+  void* block = std::malloc(size_t{26} << 20);
+  void* guard = std::malloc(64);
+  ASSERT_NE(block, nullptr);
+  ASSERT_NE(guard, nullptr);
+  std::free(block);
+  const double before = resident_bytes();
+  ASSERT_GT(before, 0);
+  const Data d = make_data(m);
+  const double grown = resident_bytes() - before;
+  std::free(guard);
+  EXPECT_EQ(d.nstack, 3 << 20);
+  EXPECT_LT(grown, 4 << 20) << "making the Data touched " << grown / (1 << 20) << " MB";
 }
 
 TEST(Data, ResetToKeyframe) {
