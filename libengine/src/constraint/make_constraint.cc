@@ -51,6 +51,11 @@ class RowWriter {
       double* row = d_.efc_J + static_cast<size_t>(i) * nv;
       std::memset(row, 0, sizeof(double) * static_cast<size_t>(nv));
       for (int k = 0; k < ncol; ++k) row[cols[k]] = vals[k];
+      // the row's pattern too, so that products can skip the columns outside it
+      d_.efc_J_rownnz[i] = ncol;
+      d_.efc_J_rowadr[i] = i * nv;
+      std::memcpy(d_.efc_J_colind + static_cast<size_t>(i) * nv, cols,
+                  sizeof(int) * static_cast<size_t>(ncol));
     }
   }
 
