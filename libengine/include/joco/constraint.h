@@ -11,7 +11,9 @@
 // (d.nf), then limits and contacts; d.nefc in all. efc_J is dense (nefc x nv, row-major) unless
 // is_sparse(m), in which case row i holds efc_J_rownnz[i] values at efc_J_rowadr[i] (rows packed
 // one after the other) with their columns in efc_J_colind, and efc_JT is the same for the
-// transpose.
+// transpose. A dense row i also has its pattern (the columns that can be non-zero, increasing)
+// in efc_J_rownnz[i] and efc_J_colind + efc_J_rowadr[i], with efc_J_rowadr[i] = i nv: outside it
+// the row is exactly zero.
 //
 // Tendon Jacobians are read as joco's tendon stage writes them: ten_J dense (ntendon x nv), its
 // non-zero columns in ten_J_colind (used only when is_sparse(m)).

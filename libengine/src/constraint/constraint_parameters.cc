@@ -196,6 +196,15 @@ void contact_parameters(const Model& m, Data& d) {
 void constraint_parameters(const Model& m, Data& d) {
   const int nefc = d.nefc;
   double equality_x = 0;  // residual of the current equality: its norm over the equality's rows
+  // The rows of one constraint (a contact's pyramid edges, say) mostly repeat the last row's
+  // inputs: the last results, reused when the inputs are the same.
+  struct {
+    const double* solref = nullptr;
+    const double* solimp = nullptr;
+    double k = 0, b = 0, x = 0, imp = 0, imp_deriv = 0, diag = 0;
+    bool have_imp = false;
+    int type = -1, id = -1;
+  } last;
   for (int i = 0; i < nefc; ++i) {
     const int type = d.efc_type[i];
     const int id = d.efc_id[i];
@@ -204,7 +213,17 @@ void constraint_parameters(const Model& m, Data& d) {
     row_solver_parameters(m, d, type, id, &solref, &solimp);
 
     double k, b;
-    stiffness_damping(m, solref, solimp, &k, &b);
+    if (solref != last.solref || solimp != last.solimp) {
+      stiffness_damping(m, solref, solimp, &k, &b);
+      last.solref = solref;
+      last.solimp = solimp;
+      last.k = k;
+      last.b = b;
+      last.have_imp = false;
+    } else {
+      k = last.k;
+      b = last.b;
+    }
     // friction loss and the friction rows of an elliptic cone have no residual (no stiffness);
     // the latter take the impedance of their normal
     double x = d.efc_pos[i] - d.efc_margin[i];
@@ -232,14 +251,29 @@ void constraint_parameters(const Model& m, Data& d) {
       if (i != adr) k = 0;
     }
     double imp, imp_deriv;
-    impedance(solimp, x, &imp, &imp_deriv);
+    if (!last.have_imp || x != last.x) {
+      impedance(solimp, x, &imp, &imp_deriv);
+      last.have_imp = true;
+      last.x = x;
+      last.imp = imp;
+      last.imp_deriv = imp_deriv;
+    } else {
+      // (the same x, or +0 for -0, which the impedance does not tell apart)
+      imp = last.imp;
+      imp_deriv = last.imp_deriv;
+    }
 
     double* kbip = d.efc_KBIP + 4 * i;
     kbip[0] = k;
     kbip[1] = b;
     kbip[2] = imp;
     kbip[3] = imp_deriv;
-    d.efc_diagApprox[i] = diag_approx(m, d, i);
+    if (type != last.type || id != last.id) {
+      last.type = type;
+      last.id = id;
+      last.diag = diag_approx(m, d, i);
+    }
+    d.efc_diagApprox[i] = last.diag;
     d.efc_R[i] = regulariser(imp, d.efc_diagApprox[i]);
   }
   contact_parameters(m, d);

@@ -20,9 +20,17 @@ void mul_jac_vec(const Model& m, const Data& d, double* res, const double* vec) 
     }
     return;
   }
-  // each row as mju_dot sums it (MuJoCo's rounding; its four partial sums overlap)
+  // each row as mju_dot sums it (MuJoCo's rounding; its four partial sums overlap), over the
+  // span of the row's pattern
   for (int i = 0; i < nefc; ++i) {
-    res[i] = math::dot(d.efc_J + static_cast<size_t>(i) * nv, vec, nv);
+    const int nnz = d.efc_J_rownnz[i];
+    if (nnz == 0) {
+      res[i] = 0;
+      continue;
+    }
+    const int* cols = d.efc_J_colind + d.efc_J_rowadr[i];
+    res[i] =
+        math::dot_span(d.efc_J + static_cast<size_t>(i) * nv, vec, nv, cols[0], cols[nnz - 1] + 1);
   }
 }
 
@@ -40,11 +48,15 @@ void mul_jac_t_vec(const Model& m, const Data& d, double* res, const double* vec
     return;
   }
   std::memset(res, 0, sizeof(double) * static_cast<size_t>(nv));
+  // over the span of each row's pattern (outside it the products are zeros, which leave the sums'
+  // bits as they are)
   for (int i = 0; i < nefc; ++i) {
     const double f = vec[i];
-    if (f == 0) continue;
+    const int nnz = d.efc_J_rownnz[i];
+    if (f == 0 || nnz == 0) continue;
     const double* row = d.efc_J + static_cast<size_t>(i) * nv;
-    for (int k = 0; k < nv; ++k) res[k] += row[k] * f;
+    const int* cols = d.efc_J_colind + d.efc_J_rowadr[i];
+    for (int k = cols[0]; k <= cols[nnz - 1]; ++k) res[k] += row[k] * f;
   }
 }
 

@@ -51,6 +51,11 @@ class RowWriter {
       double* row = d_.efc_J + static_cast<size_t>(i) * nv;
       std::memset(row, 0, sizeof(double) * static_cast<size_t>(nv));
       for (int k = 0; k < ncol; ++k) row[cols[k]] = vals[k];
+      // the row's pattern too, so that products can skip the columns outside it
+      d_.efc_J_rownnz[i] = ncol;
+      d_.efc_J_rowadr[i] = i * nv;
+      std::memcpy(d_.efc_J_colind + static_cast<size_t>(i) * nv, cols,
+                  sizeof(int) * static_cast<size_t>(ncol));
     }
   }
 
@@ -88,21 +93,23 @@ int merge(const int* a, int na, const int* b, int nb, int* out) {
   return n;
 }
 
-// The dofs moving body b1 or b2 (increasing) into s.cols, with s.in1 / s.in2 telling which.
+// The dofs moving body b1 or b2 (increasing) into s.cols, with s.in1 / s.in2 telling which (the
+// union as merge() makes it, flagged on the way).
 int body_pair_chain(const Model& m, int b1, int b2, Scratch& s) {
   int* c1 = s.cols2;  // 2 nv: the two chains one after the other
   const int n1 = dof_chain(m, b1, c1);
   int* c2 = c1 + n1;
   const int n2 = dof_chain(m, b2, c2);
-  const int n = merge(c1, n1, c2, n2, s.cols);
-  for (int k = 0; k < n; ++k) s.in1[k] = s.in2[k] = 0;
-  for (int k = 0, j = 0; k < n1; ++k) {
-    while (s.cols[j] != c1[k]) ++j;
-    s.in1[j] = 1;
-  }
-  for (int k = 0, j = 0; k < n2; ++k) {
-    while (s.cols[j] != c2[k]) ++j;
-    s.in2[j] = 1;
+  int i = 0, j = 0, n = 0;
+  while (i < n1 || j < n2) {
+    const bool from1 = j >= n2 || (i < n1 && c1[i] <= c2[j]);
+    const bool from2 = i >= n1 || (j < n2 && c2[j] <= c1[i]);
+    s.cols[n] = from1 ? c1[i] : c2[j];
+    s.in1[n] = from1;
+    s.in2[n] = from2;
+    i += from1;
+    j += from2;
+    ++n;
   }
   return n;
 }
@@ -131,12 +138,28 @@ void jac_difference(const Model& m, const Data& d, int n, const double* p1, int 
   const double* com1 = d.subtree_com + 3 * m.body_rootid[b1];
   const double* com2 = d.subtree_com + 3 * m.body_rootid[b2];
   for (int k = 0; k < n; ++k) {
-    double lin1[3] = {0, 0, 0}, ang1[3] = {0, 0, 0}, lin2[3] = {0, 0, 0}, ang2[3] = {0, 0, 0};
-    if (s.in1[k]) dof_point_velocity(d, s.cols[k], p1, com1, lin1, ang1);
-    if (s.in2[k]) dof_point_velocity(d, s.cols[k], p2, com2, lin2, ang2);
-    for (int r = 0; r < 3; ++r) {
-      s.jacp[r * n + k] = lin2[r] - lin1[r];
-      s.jacr[r * n + k] = ang2[r] - ang1[r];
+    double lin1[3], ang1[3], lin2[3], ang2[3];
+    if (s.in1[k] && s.in2[k]) {
+      dof_point_velocity(d, s.cols[k], p1, com1, lin1, ang1);
+      dof_point_velocity(d, s.cols[k], p2, com2, lin2, ang2);
+      for (int r = 0; r < 3; ++r) {
+        s.jacp[r * n + k] = lin2[r] - lin1[r];
+        s.jacr[r * n + k] = ang2[r] - ang1[r];
+      }
+    } else if (s.in2[k]) {
+      // (x - 0 is x, bit for bit)
+      dof_point_velocity(d, s.cols[k], p2, com2, lin2, ang2);
+      for (int r = 0; r < 3; ++r) {
+        s.jacp[r * n + k] = lin2[r];
+        s.jacr[r * n + k] = ang2[r];
+      }
+    } else {
+      // (0 - x, which is +0 where x is 0, unlike -x)
+      dof_point_velocity(d, s.cols[k], p1, com1, lin1, ang1);
+      for (int r = 0; r < 3; ++r) {
+        s.jacp[r * n + k] = 0.0 - lin1[r];
+        s.jacr[r * n + k] = 0.0 - ang1[r];
+      }
     }
   }
 }

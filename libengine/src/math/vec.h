@@ -2,6 +2,7 @@
 // quaternions (w, x, y, z). Inline, allocation-free, shared by the compiler and the pipeline.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "joco/constants.h"
@@ -23,6 +24,24 @@ inline double dot(const double* a, const double* b, int n) {
   }
   double tail = 0;
   for (int i = blocks; i < n; ++i) tail += a[i] * b[i];
+  return ((p0 + p2) + (p1 + p3)) + tail;
+}
+
+// dot(a, b, n) when a is zero outside [lo, hi): the same partial sums over the blocks and tail
+// elements that meet [lo, hi) only. The terms left out are exact zeros (b finite), which leave
+// the partial sums' bits as they are (a sum that starts at +0 is never -0).
+inline double dot_span(const double* a, const double* b, int n, int lo, int hi) {
+  const int blocks = n - n % 4;
+  const int block_end = std::min(blocks, (hi + 3) & ~3);
+  double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+  for (int i = lo & ~3; i < block_end; i += 4) {
+    p0 += a[i] * b[i];
+    p1 += a[i + 1] * b[i + 1];
+    p2 += a[i + 2] * b[i + 2];
+    p3 += a[i + 3] * b[i + 3];
+  }
+  double tail = 0;
+  for (int i = std::max(blocks, lo); i < hi; ++i) tail += a[i] * b[i];
   return ((p0 + p2) + (p1 + p3)) + tail;
 }
 

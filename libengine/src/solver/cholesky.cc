@@ -26,8 +26,30 @@ int factor_dense(double* h, int n, double min_pivot) {
     const double ljj = std::sqrt(d);
     lj[j] = ljj;
     const double inv = 1 / ljj;
-    // two rows at a time, sharing the loads of row j (each sum keeps its order)
+    // four rows at a time, then two, sharing the loads of row j (each sum keeps its order)
     int i = j + 1;
+    for (; i + 3 < n; i += 4) {
+      double* li = h + static_cast<size_t>(i) * n;
+      double* li1 = li + n;
+      double* li2 = li1 + n;
+      double* li3 = li2 + n;
+      double s = li[j], s1 = li1[j], s2 = li2[j], s3 = li3[j];
+      for (int k = 0; k < j; ++k) {
+        const double l = lj[k];
+        s -= li[k] * l;
+        s1 -= li1[k] * l;
+        s2 -= li2[k] * l;
+        s3 -= li3[k] * l;
+      }
+      li[j] = s * inv;
+      li1[j] = s1 * inv;
+      li2[j] = s2 * inv;
+      li3[j] = s3 * inv;
+      lj[i] = li[j];
+      lj[i + 1] = li1[j];
+      lj[i + 2] = li2[j];
+      lj[i + 3] = li3[j];
+    }
     for (; i + 1 < n; i += 2) {
       double* li = h + static_cast<size_t>(i) * n;
       double* li1 = li + n;

@@ -39,15 +39,17 @@ class Hessian {
       full_ = frame.doubles(nv_);
       cols_ = frame.ints(nv_);
       cone_j_ = frame.doubles(6 * static_cast<int64_t>(nv_));
-      // the non-zero columns of each row of J, which is fixed during the solve
+      // the non-zero columns of each row of J, which is fixed during the solve (found on the
+      // row's pattern: outside it the row is zero)
       row_nnz_ = frame.ints(nefc_);
       row_cols_ = frame.ints(static_cast<int64_t>(nefc_) * nv_);
       for (int i = 0; i < nefc_; ++i) {
         const double* r = d_.efc_J + static_cast<size_t>(i) * nv_;
+        const int* pattern = d_.efc_J_colind + d_.efc_J_rowadr[i];
         int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
         int n = 0;
-        for (int k = 0; k < nv_; ++k) {
-          if (r[k] != 0) cols[n++] = k;
+        for (int k = 0; k < d_.efc_J_rownnz[i]; ++k) {
+          if (r[pattern[k]] != 0) cols[n++] = pattern[k];
         }
         row_nnz_[i] = n;
       }
@@ -150,19 +152,21 @@ class Hessian {
   void assemble_dense() {
     const Data& d = d_;
     // M is fixed during the solve, and elliptic cones may rebuild H at every iteration
-    const size_t bytes = sizeof(double) * static_cast<size_t>(nv_) * nv_;
+    // the lower triangle is all the factorisation reads
     if (!have_m_full_) {
-      // the lower triangle is all the factorisation reads
-      std::memset(m_full_, 0, bytes);
       for (int i = 0; i < nv_; ++i) {
         double* row = m_full_ + static_cast<size_t>(i) * nv_;
+        std::memset(row, 0, sizeof(double) * static_cast<size_t>(i));
         int adr = m_.dof_Madr[i];
         row[i] = d.qM[adr++];
         for (int j = m_.dof_parentid[i]; j >= 0; j = m_.dof_parentid[j]) row[j] = d.qM[adr++];
       }
       have_m_full_ = true;
     }
-    std::memcpy(h_, m_full_, bytes);
+    for (int i = 0; i < nv_; ++i) {
+      const size_t at = static_cast<size_t>(i) * nv_;
+      std::memcpy(h_ + at, m_full_ + at, sizeof(double) * static_cast<size_t>(i + 1));
+    }
     for (int i = 0; i < nefc_; ++i) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
         const Contact& con = d.contact[d.efc_id[i]];
@@ -192,11 +196,15 @@ class Hessian {
       const int first = cols[0];
       for (int a = 0; a < n; ++a) {
         const int col = cols[a];
-        double* hr = h_ + static_cast<size_t>(col) * nv_;
-        const double da = D * r[col];
-        for (int b = first; b <= col; ++b) hr[b] += da * r[b];
+        add_scaled(h_ + static_cast<size_t>(col) * nv_ + first, r + first, D * r[col],
+                   col - first + 1);
       }
     }
+  }
+
+  // x += a y (x and y do not overlap: rows of H and of J)
+  static void add_scaled(double* __restrict x, const double* __restrict y, double a, int n) {
+    for (int k = 0; k < n; ++k) x[k] += a * y[k];
   }
 
   // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr. Only the columns where

@@ -96,11 +96,19 @@ inline void copy_contacts(const mjData* md, Data& d) {
 }
 
 // Everything MuJoCo computed (oracle::copy_data) plus its contacts, with the tendon Jacobian in
-// joco's convention (dense rows; MuJoCo packs them when the Jacobian is sparse).
+// joco's convention (dense rows; MuJoCo packs them when the Jacobian is sparse), and so are dense
+// constraint rows (each with a pattern, here every column: MuJoCo leaves none).
 inline void copy_mujoco_data(const mjModel* mj, const mjData* md, Data& d) {
   oracle::copy_data(mj, md, d);
   copy_contacts(md, d);
   const int nv = mj->nv;
+  if (!mj_isSparse(mj)) {
+    for (int i = 0; i < md->nefc; ++i) {
+      d.efc_J_rownnz[i] = nv;
+      d.efc_J_rowadr[i] = i * nv;
+      for (int k = 0; k < nv; ++k) d.efc_J_colind[static_cast<size_t>(i) * nv + k] = k;
+    }
+  }
   if (mj_isSparse(mj)) {
     std::fill(d.ten_J, d.ten_J + static_cast<size_t>(mj->ntendon) * nv, 0.0);
     for (int t = 0; t < mj->ntendon; ++t) {
