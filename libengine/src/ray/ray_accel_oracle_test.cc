@@ -157,6 +157,7 @@ void check_rays(const char* model, int type, int per_kind) {
         for (const auto& [a, e, ga, ge] : {std::tuple{actual, expected, 0, 0},
                                            std::tuple{joco_all, mj_all, joco_geom, mj_geom}}) {
           ++compared;
+          oracle::count_compared();
           if ((a < 0) != (e < 0) || ga != ge) {
             if (mismatched++ < 5) {
               ADD_FAILURE() << where << ": joco " << a << " (geom " << ga << "), MuJoCo " << e
