@@ -9,6 +9,13 @@
 
 namespace joco {
 
+// The last dof that moves `body` (its own, or its nearest ancestor's); -1 when none does. The dofs
+// that move it are this one and its dof_parentid chain, decreasing.
+inline int last_dof(const Model& m, int body) {
+  while (body > 0 && m.body_dofnum[body] == 0) body = m.body_parentid[body];
+  return body > 0 ? m.body_dofadr[body] + m.body_dofnum[body] - 1 : -1;
+}
+
 // The dofs that move `body`, in increasing order (the dof tree chain from the body's last dof);
 // returns their number. `dofs` needs room for nv ints.
 int dof_chain(const Model& m, int body, int* dofs);

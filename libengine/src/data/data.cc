@@ -280,17 +280,10 @@ void raise_warning(Data& d, Warning warning, int info) {
   ++w.number;
 }
 
-void* StackFrame::take(int64_t bytes) {
-  const int64_t doubles = (bytes + int64_t{sizeof(double)} - 1) / int64_t{sizeof(double)};
-  if (doubles < 0 || d_.pstack + doubles > d_.nstack) {
-    throw RuntimeError("the Data stack is too small: " + std::to_string(d_.nstack) +
-                       " doubles, need " + std::to_string(d_.pstack + doubles) +
-                       " (raise <size nstack=...> in the model)");
-  }
-  void* p = d_.stack + d_.pstack;
-  d_.pstack += static_cast<int>(doubles);
-  if (d_.pstack > d_.maxuse_stack) d_.maxuse_stack = d_.pstack;
-  return p;
+void StackFrame::overflow(int64_t doubles) const {
+  throw RuntimeError("the Data stack is too small: " + std::to_string(d_.nstack) +
+                     " doubles, need " + std::to_string(d_.pstack + doubles) +
+                     " (raise <size nstack=...> in the model)");
 }
 
 }  // namespace joco

@@ -32,8 +32,11 @@ void accumulate_xfrc(const Model& m, const Data& d, double* qfrc) {
   }
 }
 
-void fwd_position(const Model& m, Data& d) {
-  StageLaps laps(d, kTimerPosition);
+namespace {
+
+// The stages, timed as stages of a run when given its mark (see StageRun).
+void position_stage(const Model& m, Data& d, TimerMark* mark) {
+  StageLaps laps(d, kTimerPosition, mark);
   kinematics(m, d);
   com_pos(m, d);
   camlight(m, d);
@@ -53,8 +56,8 @@ void fwd_position(const Model& m, Data& d) {
   laps.lap(kTimerPosProject);
 }
 
-void fwd_velocity(const Model& m, Data& d) {
-  StageTimer timer(d, kTimerVelocity);
+void velocity_stage(const Model& m, Data& d, TimerMark* mark) {
+  StageTimer timer(d, kTimerVelocity, mark);
   tendon_velocity(m, d);
   actuator_velocity(m, d);
   com_vel(m, d);
@@ -63,13 +66,13 @@ void fwd_velocity(const Model& m, Data& d) {
   reference_constraint(m, d);
 }
 
-void fwd_actuation(const Model& m, Data& d) {
-  StageTimer timer(d, kTimerActuation);
+void actuation_stage(const Model& m, Data& d, TimerMark* mark) {
+  StageTimer timer(d, kTimerActuation, mark);
   actuation(m, d);
 }
 
-void fwd_acceleration(const Model& m, Data& d) {
-  StageTimer timer(d, kTimerAcceleration);
+void acceleration_stage(const Model& m, Data& d, TimerMark* mark) {
+  StageTimer timer(d, kTimerAcceleration, mark);
   for (int i = 0; i < m.nv; ++i) {
     d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i] + d.qfrc_actuator[i];
   }
@@ -77,29 +80,44 @@ void fwd_acceleration(const Model& m, Data& d) {
   solve_m(m, d, d.qacc_smooth, d.qfrc_smooth, 1);
 }
 
-void fwd_constraint(const Model& m, Data& d) {
-  StageTimer timer(d, kTimerConstraint);
+void constraint_stage(const Model& m, Data& d, TimerMark* mark) {
+  StageTimer timer(d, kTimerConstraint, mark);
   solve_constraint(m, d);
 }
 
+}  // namespace
+
+void fwd_position(const Model& m, Data& d) { position_stage(m, d, nullptr); }
+void fwd_velocity(const Model& m, Data& d) { velocity_stage(m, d, nullptr); }
+void fwd_actuation(const Model& m, Data& d) { actuation_stage(m, d, nullptr); }
+void fwd_acceleration(const Model& m, Data& d) { acceleration_stage(m, d, nullptr); }
+void fwd_constraint(const Model& m, Data& d) { constraint_stage(m, d, nullptr); }
+
 void unchecked::forward_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {
-  StageTimer timer(d, kTimerForward);
-  const bool sensors = !skip_sensors && !disabled(m, kDisableSensor);
+  // The stages run back to back and share the clock reads at their boundaries; the sensors and
+  // energy between them are timed with forward only.
+  StageRun run(d, kTimerForward);
+  TimerMark* mark = &run.mark;
+  const bool sensors = !skip_sensors && !disabled(m, kDisableSensor) && m.nsensor > 0;
   const bool energy = enabled(m, kEnableEnergy);
+  auto untimed = [&](auto&& work) {
+    work();
+    mark->reset();
+  };
   if (skip < kStagePos) {
-    fwd_position(m, d);
-    if (sensors) sensor_pos(m, d);
-    if (energy) energy_pos(m, d);
+    position_stage(m, d, mark);
+    if (sensors) untimed([&] { sensor_pos(m, d); });
+    if (energy) untimed([&] { energy_pos(m, d); });
   }
   if (skip < kStageVel) {
-    fwd_velocity(m, d);
-    if (sensors) sensor_vel(m, d);
-    if (energy) energy_vel(m, d);
+    velocity_stage(m, d, mark);
+    if (sensors) untimed([&] { sensor_vel(m, d); });
+    if (energy) untimed([&] { energy_vel(m, d); });
   }
-  fwd_actuation(m, d);
-  fwd_acceleration(m, d);
-  fwd_constraint(m, d);
-  if (sensors) sensor_acc(m, d);
+  actuation_stage(m, d, mark);
+  acceleration_stage(m, d, mark);
+  constraint_stage(m, d, mark);
+  if (sensors) untimed([&] { sensor_acc(m, d); });
 }
 
 void unchecked::step1_skip(const Model& m, Data& d, Stage skip, bool skip_sensors) {

@@ -10,12 +10,6 @@ using namespace math;
 
 namespace {
 
-// The last dof that moves `body` (its own, or its nearest ancestor's); -1 when none does.
-inline int last_dof(const Model& m, int body) {
-  while (body > 0 && m.body_dofnum[body] == 0) body = m.body_parentid[body];
-  return body > 0 ? m.body_dofadr[body] + m.body_dofnum[body] - 1 : -1;
-}
-
 inline void zero(double* a, int n) {
   for (int i = 0; i < n; ++i) a[i] = 0;
 }

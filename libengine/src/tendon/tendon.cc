@@ -32,9 +32,8 @@ struct RowPattern {
 
 // J += scale * the gradient of |b - a|, for a attached to body_a and b to body_b. On the dofs that
 // move both points only their relative motion counts: w x (b - a).
-void add_segment(const Model& m, const Data& d, int* chain_a, int* chain_b, double* J,
-                 RowPattern& pattern, const double* a, int body_a, const double* b, int body_b,
-                 double scale) {
+void add_segment(const Model& m, const Data& d, double* J, RowPattern& pattern, const double* a,
+                 int body_a, const double* b, int body_b, double scale) {
   double dir[3];
   sub3(dir, b, a);
   normalize3(dir);
@@ -45,9 +44,8 @@ void add_segment(const Model& m, const Data& d, int* chain_a, int* chain_b, doub
   sub3(offset_a, a, com_a);
   sub3(offset_b, b, com_b);
   sub3(ab, b, a);
-  int na = dof_chain(m, body_a, chain_a);
-  int nb = dof_chain(m, body_b, chain_b);
-  // Both chains increase towards their end; walk them from the end together.
+  // The dofs moving each point, walked down their dof_parentid chains together (a parent's index
+  // is below its child's), so that the dofs moving both are met at once.
   auto point_velocity = [&](int dof, const double* offset, double* v) {
     const double* cdof = d.cdof + 6 * dof;
     cross3(v, cdof, offset);
@@ -55,26 +53,26 @@ void add_segment(const Model& m, const Data& d, int* chain_a, int* chain_b, doub
     v[1] += cdof[4];
     v[2] += cdof[5];
   };
-  while (na > 0 || nb > 0) {
-    const int ia = na > 0 ? chain_a[na - 1] : -1;
-    const int ib = nb > 0 ? chain_b[nb - 1] : -1;
+  const int* parent = m.dof_parentid;
+  int ia = last_dof(m, body_a), ib = last_dof(m, body_b);
+  while (ia >= 0 || ib >= 0) {
     double v[3];
     if (ia > ib) {
       point_velocity(ia, offset_a, v);
       J[ia] -= dot3(dir, v);
       pattern.touch(ia);
-      --na;
+      ia = parent[ia];
     } else if (ib > ia) {
       point_velocity(ib, offset_b, v);
       J[ib] += dot3(dir, v);
       pattern.touch(ib);
-      --nb;
+      ib = parent[ib];
     } else {
       cross3(v, d.cdof + 6 * ia, ab);
       J[ia] += dot3(dir, v);
       pattern.touch(ia);
-      --na;
-      --nb;
+      ia = parent[ia];
+      ib = parent[ib];
     }
   }
 }
@@ -85,8 +83,6 @@ void tendon(const Model& m, Data& d) {
   const int nv = m.nv;
   StackFrame frame(d);
   RowPattern pattern{frame.ints(nv), frame.ints(nv)};
-  int* chain_a = frame.ints(nv);
-  int* chain_b = frame.ints(nv);
   for (int i = 0; i < nv; ++i) pattern.mark[i] = 0;
 
   int npoint = 0;  // wrap points so far
@@ -144,8 +140,7 @@ void tendon(const Model& m, Data& d) {
           const int site1 = m.wrap_objid[w + 1];
           const double* p1 = d.site_xpos + 3 * site1;
           length += dist3(p0, p1) * scale;
-          add_segment(m, d, chain_a, chain_b, J, pattern, p0, body0, p1, m.site_bodyid[site1],
-                      scale);
+          add_segment(m, d, J, pattern, p0, body0, p1, m.site_bodyid[site1], scale);
           ++j;
           continue;
         }
@@ -162,14 +157,14 @@ void tendon(const Model& m, Data& d) {
                        side_site >= 0 ? d.site_xpos + 3 * side_site : nullptr, t0, t1);
         if (arc < 0) {
           length += dist3(p0, p1) * scale;
-          add_segment(m, d, chain_a, chain_b, J, pattern, p0, body0, p1, body1, scale);
+          add_segment(m, d, J, pattern, p0, body0, p1, body1, scale);
         } else {
           const int geom_body = m.geom_bodyid[geom];
           add_point(geom, t0);
           add_point(geom, t1);
           length += (dist3(p0, t0) + arc + dist3(t1, p1)) * scale;
-          add_segment(m, d, chain_a, chain_b, J, pattern, p0, body0, t0, geom_body, scale);
-          add_segment(m, d, chain_a, chain_b, J, pattern, t1, geom_body, p1, body1, scale);
+          add_segment(m, d, J, pattern, p0, body0, t0, geom_body, scale);
+          add_segment(m, d, J, pattern, t1, geom_body, p1, body1, scale);
         }
         j += 2;
       }

@@ -21,9 +21,10 @@ inline double cross2(const double a[2], const double b[2]) { return a[0] * b[1] 
 // overflow is not needed at the scale of a model.
 inline double norm2(double x, double y) { return std::sqrt(x * x + y * y); }
 
-// Angle in [0, 2 pi).
+// Angle in [0, 2 pi). fmod leaves an angle below 2 pi in magnitude as it is, so the library call
+// is made only for the others.
 inline double positive_angle(double a) {
-  a = std::fmod(a, 2 * kPi);
+  if (std::fabs(a) >= 2 * kPi) a = std::fmod(a, 2 * kPi);
   return a < 0 ? a + 2 * kPi : a;
 }
 
