@@ -115,7 +115,7 @@ class States {
     if (file_) {
       file_->load(m, d, rows_[k]);
     } else {
-      reset_data(m, d);
+      reset_state(m, d);
     }
   }
 

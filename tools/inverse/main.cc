@@ -172,7 +172,7 @@ struct Outputs {
 
 void inverse_row(const Model& m, Data& d, const Inputs& in, size_t r, const Options& o,
                  bool estimate, Outputs& out) {
-  reset_data(m, d);
+  reset_state(m, d);
   const auto set = [r](double* dst, const std::vector<double>& src, int n) {
     if (!src.empty() && n > 0) std::memcpy(dst, src.data() + r * n, sizeof(double) * n);
   };
