@@ -69,6 +69,22 @@ struct ForwardInputs {
   }
 };
 
+// Field f's row from d after forward dynamics into out (field_row_size values): qpos and the
+// warmstart as forward found them (`before`: it normalises quaternions and overwrites the
+// warmstart), every other field from the Data, where the field table says it is.
+void record_field(const Model& m, const Data& d, const ForwardInputs& before, Field f,
+                  double* out) {
+  if (f == Field::kQpos) {
+    std::copy(before.qpos.begin(), before.qpos.end(), out);
+  } else if (f == Field::kQaccWarmstart) {
+    std::copy(before.warmstart.begin(), before.warmstart.end(), out);
+  } else {
+    double scalar;
+    const double* in_data = field_row(d, f, scalar);
+    if (in_data) std::copy_n(in_data, field_row_size(f, m.sizes()), out);
+  }
+}
+
 // One rollout or evaluation held in memory until written: every field's rows, and contacts.
 struct Recording {
   size_t rows = 0;  // counted apart: zero-wide fields (qpos when nq = 0) hold no values
@@ -84,17 +100,9 @@ struct Recording {
     ++rows;
     for (Field f : fields) {
       std::vector<double>& v = values[f];
-      // qpos and the warmstart as forward found them (it normalises quaternions and overwrites
-      // the warmstart); every other field from the Data, where the field table says it is.
-      if (f == Field::kQpos) {
-        v.insert(v.end(), before.qpos.begin(), before.qpos.end());
-      } else if (f == Field::kQaccWarmstart) {
-        v.insert(v.end(), before.warmstart.begin(), before.warmstart.end());
-      } else {
-        double scalar;
-        const double* in_data = field_row(d, f, scalar);
-        if (in_data) v.insert(v.end(), in_data, in_data + field_row_size(f, m.sizes()));
-      }
+      const size_t size = v.size();
+      v.resize(size + field_row_size(f, m.sizes()));
+      record_field(m, d, before, f, v.data() + size);
     }
     if (!with_contacts) return;
     for (int i = 0; i < d.ncon; ++i) contacts.push_back(contact_record(m, d, i, row));
@@ -284,7 +292,17 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     const TrajectoryStates states(m, t);
     const size_t rows = states.rows();
     const std::vector<Field> fields = recorded_fields(m, states.has_applied_forces());
-    std::vector<Recording> results(rows);
+    // Every row's values go straight to their place in the columns, allocated before the rows
+    // (nothing on the heap per row, but the contacts of --contacts).
+    Recording all;
+    all.rows = rows;
+    std::vector<std::pair<Field, double*>> columns;
+    for (Field f : fields) {
+      std::vector<double>& v = all.values[f];
+      v.resize(rows * field_row_size(f, m.sizes()));
+      columns.emplace_back(f, v.data());
+    }
+    std::vector<std::vector<ContactRecord>> contacts(o.contacts ? rows : 0);
     Progress progress("evaluating " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
     const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(rows)));
     std::vector<Data> data;
@@ -299,17 +317,18 @@ int evaluate(const Options& o, const ToolContext& ctx) {
       states.load(m, d, r);
       inputs.save(m, d);
       forward(m, d);
-      results[r].record(m, d, inputs, fields, static_cast<int64_t>(r), o.contacts);
+      for (const auto& [field, column] : columns) {
+        record_field(m, d, inputs, field, column + r * field_row_size(field, m.sizes()));
+      }
+      if (o.contacts) {
+        for (int i = 0; i < d.ncon; ++i)
+          contacts[r].push_back(contact_record(m, d, i, static_cast<int64_t>(r)));
+      }
       progress.advance();
     });
     progress.finish();
-    Recording all;
-    for (Recording& r : results) {
-      all.rows += r.rows;
-      for (auto& [field, v] : r.values)
-        all.values[field].insert(all.values[field].end(), v.begin(), v.end());
-      all.contacts.insert(all.contacts.end(), r.contacts.begin(), r.contacts.end());
-    }
+    for (const std::vector<ContactRecord>& row : contacts)
+      all.contacts.insert(all.contacts.end(), row.begin(), row.end());
     TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
     all.write(w, o.contacts);
     w.set_attribute("evaluated", o.evaluate);

@@ -67,7 +67,6 @@ void reset_state(const Model& m, Data& d) {
   d.maxuse_efc = 0;
   for (WarningStat& w : d.warning) w = WarningStat{};
   for (TimerStat& t : d.timer) t = TimerStat{};
-  for (SolverStat& s : d.solver) s = SolverStat{};
   d.solver_iter = 0;
   d.solver_nnz = 0;
   d.solver_fwdinv[0] = d.solver_fwdinv[1] = 0;
@@ -237,6 +236,7 @@ void reset_data(const Model& m, Data& d) {
   // Every array and the contacts, which fill the buffer up to the stack; the stack is left as it
   // is, as mj_resetData leaves it: it holds no state.
   if (d.contact) std::memset(static_cast<void*>(d.contact), 0, d.nbuffer());
+  for (SolverStat& s : d.solver) s = SolverStat{};
   reset_state(m, d);
 }
 
