@@ -35,9 +35,10 @@ r30_seconds() {
 }
 
 # name, model, rows for the forward/inverse tools, rows for the transition and continuous derivatives
+# (more rows where a call is cheap, so that start-up stays small beside them)
 models="humanoid testdata/mujoco/model/humanoid/humanoid.xml 4000 100 20
-ur5 testdata/urdf/ur5/ur5_robot.urdf 4000 200 60
-arm26 testdata/mujoco/model/tendon_arm/arm26.xml 4000 200 60"
+ur5 testdata/urdf/ur5/ur5_robot.urdf 10000 300 100
+arm26 testdata/mujoco/model/tendon_arm/arm26.xml 20000 1000 300"
 
 echo "## Per-row tools against the engine's per-call time"
 echo
