@@ -24,7 +24,9 @@ TrajectoryStates::TrajectoryStates(const Model& m, Trajectory& t) {
 }
 
 void TrajectoryStates::load(const Model& m, Data& d, size_t r) const {
-  reset_data(m, d);
+  // The initial state without clearing the Data's results (joco/data.h): a row costs its state,
+  // not the Data's size.
+  reset_state(m, d);
   // Each dataset is one component of the state (joco/state.h), laid out as get_state writes it.
   set_state(m, d, qpos_.row(r), kStateQpos);
   const std::pair<const std::optional<Matrix>*, unsigned> components[] = {

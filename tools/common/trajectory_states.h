@@ -21,7 +21,8 @@ class TrajectoryStates {
   TrajectoryStates(const Model& m, Trajectory& t);
   size_t rows() const { return rows_; }
   bool has_applied_forces() const { return qfrc_applied_ || xfrc_applied_; }
-  // reset_data, then row r's state and inputs.
+  // reset_state (the model's initial state, not a clearing of the whole Data), then row r's state
+  // and inputs: what d computes next depends on row r only.
   void load(const Model& m, Data& d, size_t r) const;
 
  private:

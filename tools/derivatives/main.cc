@@ -115,7 +115,7 @@ class States {
     if (file_) {
       file_->load(m, d, rows_[k]);
     } else {
-      reset_data(m, d);
+      reset_state(m, d);
     }
   }
 
@@ -284,8 +284,8 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
     w.append_extra("accuracy", {kNAccuracy}, accuracy);
     for (int i = 0; i < kNAccuracy; ++i)
       mean_accuracy[static_cast<size_t>(i)] += accuracy[static_cast<size_t>(i)];
-    Data a = d;
-    smooth_velocity_derivative_dense(m, a, m.opt.integrator != kIntImplicitFast, qderiv.data());
+    // d is not used again before the next row's state is put in it.
+    smooth_velocity_derivative_dense(m, d, m.opt.integrator != kIntImplicitFast, qderiv.data());
     w.append_extra("qDeriv", shape, qderiv, 1);
     progress.advance();
   }

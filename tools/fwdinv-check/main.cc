@@ -257,7 +257,7 @@ Case check(const Model& m, const std::string& path, const std::vector<State>& st
   for (int th = 0; th < threads; ++th) data.emplace_back(m);
   parallel_for(states.size(), threads, [&](int th, size_t i) {
     Data& d = data[static_cast<size_t>(th)];
-    reset_data(m, d);
+    reset_state(m, d);
     set_state(m, d, states[i].values.data(), kCheckedState);
     const int singular_before = d.warning[kWarnInertia].number;
     forward(m, d);

@@ -207,6 +207,33 @@ TEST(JocoInverse, CentralDifferencesErrIsTheirTruncationError) {
 // Given qvel and qacc are used as they are: the continuous inverse of a rollout's own forward
 // accelerations recovers its forces at every row, and the contact table carries the contact forces
 // of forward dynamics at that state.
+// Each row's inverse (continuous and discrete) depends on that row alone: the rows of a file with
+// its velocities and accelerations given, in reverse order, give the same forces bit for bit.
+// (Without the time dataset: reversed, it would not increase; the discrete step is the model's.)
+TEST(JocoInverse, RowsDoNotDependOnTheRowsBefore) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  const std::string xml = model("mujoco/model/humanoid/humanoid.xml");
+  run_ok("joco-simulate " + xml + " --steps 80 --ctrl-noise 0.4 --seed 5 -o " + dir + "/run.h5");
+  test::write_rows(xml, dir + "/run.h5", dir + "/forward.h5", false, {Field::kTime});
+  test::write_rows(xml, dir + "/run.h5", dir + "/reversed.h5", true, {Field::kTime});
+  for (const std::string discrete : {"", " --discrete"}) {
+    run_ok("joco-inverse " + xml + " " + dir + "/forward.h5" + discrete + " -o " + dir + "/a.h5");
+    run_ok("joco-inverse " + xml + " " + dir + "/reversed.h5" + discrete + " -o " + dir + "/b.h5");
+    run_ok("joco-inverse " + xml + " " + dir + "/forward.h5" + discrete + " --threads 3 -o " + dir +
+           "/c.h5");
+    const Matrix nefc = TrajectoryInput::open(dir + "/a.h5").single().read(Field::kNefc);
+    double constrained = 0;
+    for (double n : nefc.data) constrained += n > 0;
+    EXPECT_GT(constrained, 40);
+    for (Field f : {Field::kQfrcInverse, Field::kQfrcConstraint, Field::kQfrcBias,
+                    Field::kCtrlEstimate, Field::kNefc}) {
+      EXPECT_TRUE(test::same_rows(dir + "/a.h5", dir + "/b.h5", f, true)) << discrete;
+      EXPECT_TRUE(test::same_rows(dir + "/a.h5", dir + "/c.h5", f, false)) << discrete;
+    }
+  }
+}
+
 TEST(JocoInverse, UsesGivenVelocitiesAndAccelerations) {
   const test::TempDir temp;
   const std::string& dir = temp.path();

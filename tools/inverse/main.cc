@@ -170,9 +170,18 @@ struct Outputs {
   std::atomic<int> outside_ctrlrange{0};
 };
 
-void inverse_row(const Model& m, Data& d, const Inputs& in, size_t r, const Options& o,
+// A thread's memory for its rows: the Data, and the forces of the control estimate.
+struct Worker {
+  Data d;
+  std::vector<double> target, external;
+  explicit Worker(const Model& m)
+      : d(m), target(static_cast<size_t>(m.nv)), external(static_cast<size_t>(m.nv)) {}
+};
+
+void inverse_row(const Model& m, Worker& worker, const Inputs& in, size_t r, const Options& o,
                  bool estimate, Outputs& out) {
-  reset_data(m, d);
+  Data& d = worker.d;
+  reset_state(m, d);
   const auto set = [r](double* dst, const std::vector<double>& src, int n) {
     if (!src.empty() && n > 0) std::memcpy(dst, src.data() + r * n, sizeof(double) * n);
   };
@@ -206,8 +215,10 @@ void inverse_row(const Model& m, Data& d, const Inputs& in, size_t r, const Opti
     out.contacts[r].push_back(contact_record(m, d, i, static_cast<int64_t>(r)));
   if (estimate) {
     // What the actuators must produce: the inverse force less the applied forces of the input.
-    std::vector<double> target(d.qfrc_inverse, d.qfrc_inverse + m.nv), external(m.nv, 0.0);
-    for (int i = 0; i < m.nv; ++i) external[i] = d.qfrc_applied[i];
+    std::vector<double>& target = worker.target;
+    std::vector<double>& external = worker.external;
+    std::copy_n(d.qfrc_inverse, m.nv, target.begin());
+    std::copy_n(d.qfrc_applied, m.nv, external.begin());
     accumulate_xfrc(m, d, external.data());
     for (int i = 0; i < m.nv; ++i) target[i] -= external[i];
     double* ctrl = out.ctrl_estimate.data() + r * m.nu;
@@ -308,10 +319,10 @@ int run(const Options& o, const ToolContext& ctx) {
     }
     Progress progress("inverse " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
     const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(rows)));
-    std::vector<Data> data;
-    for (int th = 0; th < threads; ++th) data.emplace_back(m);
+    std::vector<Worker> workers;
+    for (int th = 0; th < threads; ++th) workers.emplace_back(m);
     parallel_for(rows, threads, [&](int th, size_t r) {
-      inverse_row(m, data[static_cast<size_t>(th)], in, r, o, estimate, out);
+      inverse_row(m, workers[static_cast<size_t>(th)], in, r, o, estimate, out);
       progress.advance();
     });
     progress.finish();

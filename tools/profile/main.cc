@@ -1,10 +1,15 @@
 // joco-profile MODEL [--steps N] [--threads T] [--ctrl-noise S] [--timer-overhead] [--json]
+// joco-profile MODEL --states TRAJ.h5[:/group] --call CALL [--repeat R] [--json]
 //
 // Where the time goes, the way mujoco-testspeed reports it so the two can be read side by side:
 // every thread simulates N steps from the model's initial state (keyframe "test" when there is
 // one) with testspeed's Halton control noise; printed are steps per second (per thread and in
 // total), the realtime factor, contacts, constraints and solver iterations per step, and the
 // milliseconds per step of every pipeline stage from the built-in stage timers.
+//
+// With --states: the bare engine call a per-row tool makes (step, forward, fwdinv, inverse,
+// inverse-discrete, derivatives, derivatives-continuous) timed over the rows of a trajectory held
+// in memory, in microseconds per call: what a per-row tool's time per row is compared with.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -21,8 +26,12 @@
 #include "common/parallel.h"
 #include "common/report.h"
 #include "common/tool.h"
+#include "common/trajectory.h"
+#include "joco/derivative.h"
 #include "joco/error.h"
 #include "joco/forward.h"
+#include "joco/inverse.h"
+#include "joco/state.h"
 
 namespace joco::tools {
 namespace {
@@ -34,6 +43,8 @@ struct Options {
   double ctrl_noise = 0.01;
   bool json = false;
   bool timer_overhead = false;
+  std::string states, call;
+  int repeat = 1;
 };
 
 // MuJoCo's timer names, in the order of joco::Timer.
@@ -88,6 +99,114 @@ ThreadResult simulate(const Model& m, const Options& o, bool timers) {
   for (int t = 0; t < kNTimer; ++t) r.timer[t] = d.timer[t];
   if (r.min_iterations == std::numeric_limits<int>::max()) r.min_iterations = 0;
   return r;
+}
+
+// The engine calls a per-row tool makes, by --call name.
+constexpr const char* kCalls[] = {"step",
+                                  "forward",
+                                  "fwdinv",
+                                  "inverse",
+                                  "inverse-discrete",
+                                  "derivatives",
+                                  "derivatives-continuous"};
+
+// --states: every row's state held in memory (as TrajectoryStates puts it into a Data), then
+// `repeat` passes over the rows, each row set as the tools set it (reset_state, set_state; for
+// the inverse, qacc as forward dynamics finds it at the row) and the call made. Prints the
+// microseconds per call, the set included (a tool cannot do less per row).
+int profile_states(const Options& o) {
+  const Model loaded = load_model(o.model);
+  const std::string call = o.call;
+  Model m = loaded;
+  if (call == "derivatives") {
+    m.nstack = static_cast<int>(std::min<int64_t>(std::numeric_limits<int>::max(),
+                                                  int64_t{m.nstack} + transition_fd_stack(m)));
+  } else if (call == "derivatives-continuous") {
+    prepare_model_for_continuous_fd(m);  // as joco-derivatives --continuous
+  }
+  Trajectory t = TrajectoryInput::open(o.states).single();
+  const TrajectoryStates file(loaded, t);
+  const size_t rows = file.rows();
+  if (rows == 0) throw InputError(t.where() + ": no rows");
+  const size_t width = static_cast<size_t>(state_size(m, kStateAll)), nv = size_t(m.nv);
+  std::vector<double> states(rows * width), qacc(rows * nv);
+  Data d(m);
+  for (size_t r = 0; r < rows; ++r) {
+    file.load(m, d, r);
+    get_state(m, d, states.data() + r * width, kStateAll);
+    if (call == "inverse" || call == "inverse-discrete") {
+      forward(m, d);
+      std::copy_n(d.qacc, nv, qacc.data() + r * nv);
+    }
+  }
+  const int nx = 2 * m.nv + m.na, ns = m.nsensordata;
+  std::vector<double> a, b, c, dd;
+  if (call == "derivatives") {
+    a.resize(size_t(nx) * size_t(nx)), b.resize(size_t(nx) * size_t(m.nu));
+    c.resize(size_t(ns) * size_t(nx)), dd.resize(size_t(ns) * size_t(m.nu));
+  } else if (call == "derivatives-continuous") {
+    a.resize(6 * nv * nv);
+  }
+  InverseOptions discrete;
+  discrete.discrete = true;
+  const auto run_row = [&](size_t r) {
+    reset_state(m, d);
+    set_state(m, d, states.data() + r * width, kStateAll);
+    if (call == "step") {
+      step(m, d);
+    } else if (call == "forward") {
+      forward(m, d);
+    } else if (call == "fwdinv") {
+      forward(m, d);
+      compare_fwd_inv(m, d);
+    } else if (call == "inverse" || call == "inverse-discrete") {
+      std::copy_n(qacc.data() + r * nv, nv, d.qacc);
+      inverse(m, d, call == "inverse" ? InverseOptions{} : discrete);
+    } else if (call == "derivatives") {
+      transition_fd(m, d, 1e-6, false, a.data(), b.data(), ns ? c.data() : nullptr,
+                    ns ? dd.data() : nullptr);
+    } else {
+      // As joco-derivatives --continuous on one thread: forward at the state, then the forward
+      // and the inverse derivatives.
+      forward(m, d);
+      ContinuousOptions fwd;
+      fwd.inverse = false;
+      forward_dynamics_fd(m, d, fwd, 0, m.nv, a.data(), a.data() + nv * nv, a.data() + 2 * nv * nv);
+      ContinuousOptions inv;
+      inv.forward = false;
+      inverse_dynamics_fd(m, d, inv, 0, m.nv, a.data() + 3 * nv * nv, a.data() + 4 * nv * nv,
+                          a.data() + 5 * nv * nv);
+    }
+  };
+  run_row(0);  // the timers calibrate their clock on first use
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < o.repeat; ++k) {
+    for (size_t r = 0; r < rows; ++r) run_row(r);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double calls = static_cast<double>(rows) * o.repeat;
+  const double us = 1e6 * seconds / calls;
+  if (o.json) {
+    JsonWriter j;
+    j.begin_object(JsonWriter::Layout::kInline);
+    j.key("model").value(m.model_name());
+    j.key("states").value(t.where());
+    j.key("call").value(call);
+    j.key("rows").value(static_cast<int64_t>(rows));
+    j.key("repeat").value(o.repeat);
+    j.key("time_s").number(seconds, 6);
+    j.key("time_per_call_us").number(us, 6);
+    j.end_object();
+    std::fputs(j.text().c_str(), stdout);
+  } else {
+    std::fputs(fmt::format("\nModel '{}': {} {} times over {} rows of {}\n\n Time           : "
+                           "{:.3f} s\n Time per call  : {:.3f} us\n\n",
+                           m.model_name(), call, o.repeat, rows, t.where(), seconds, us)
+                   .c_str(),
+               stdout);
+  }
+  return kExitOk;
 }
 
 int profile(const Options& o, const ToolContext& ctx) {
@@ -243,6 +362,20 @@ int main(int argc, char** argv) {
         app.add_flag("--timer-overhead", o.timer_overhead,
                      "Also run once with the stage timers off and report what they cost");
         app.add_flag("--json", o.json, "Print one JSON object instead of the table");
+        auto* states = app.add_option(
+            "--states", o.states,
+            "Time --call over the rows of this trajectory (FILE.h5[:/group]) instead of a "
+            "simulation");
+        auto* call = app.add_option("--call", o.call, "The engine call timed per row with --states")
+                         ->check(CLI::IsMember(std::vector<std::string>(
+                             std::begin(joco::tools::kCalls), std::end(joco::tools::kCalls))));
+        app.add_option("--repeat", o.repeat, "Passes over the rows with --states (default 1)")
+            ->check(CLI::PositiveNumber)
+            ->needs(states);
+        states->needs(call);
+        call->needs(states);
       },
-      [&](const joco::tools::ToolContext& ctx) { return joco::tools::profile(o, ctx); });
+      [&](const joco::tools::ToolContext& ctx) {
+        return o.states.empty() ? joco::tools::profile(o, ctx) : joco::tools::profile_states(o);
+      });
 }

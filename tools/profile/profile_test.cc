@@ -103,5 +103,37 @@ TEST(JocoProfile, ReportIsSelfConsistent) {
       << r.out;
 }
 
+// --states times each engine call a per-row tool makes over a file's rows: one JSON line with the
+// rows and the microseconds per call; --call and --states go together.
+TEST(JocoProfile, TimesEngineCallsOverTheRowsOfAFile) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  const std::string humanoid = model("mujoco/model/humanoid/humanoid.xml");
+  auto r =
+      test::run("joco-simulate " + humanoid + " --steps 19 --ctrl-noise 0.3 -o " + dir + "/run.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* call : {"step", "forward", "fwdinv", "inverse", "inverse-discrete",
+                           "derivatives", "derivatives-continuous"}) {
+    r = test::run("joco-profile " + humanoid + " --states " + dir + "/run.h5 --call " + call +
+                  " --repeat 2 --json");
+    ASSERT_EQ(r.exit_code, 0) << call << ": " << r.err;
+    EXPECT_EQ(number_after(r.out, "\"rows\""), 20) << r.out;
+    EXPECT_EQ(number_after(r.out, "\"repeat\""), 2) << r.out;
+    EXPECT_GT(number_after(r.out, "\"time_per_call_us\""), 0) << r.out;
+    EXPECT_NE(r.out.find(std::string("\"call\": \"") + call + "\""), std::string::npos) << r.out;
+  }
+  r = test::run("joco-profile " + humanoid + " --states " + dir + "/run.h5 --call forward");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(number_after(r.out, "Time per call"), 0) << r.out;
+  EXPECT_EQ(test::run("joco-profile " + humanoid + " --call forward").exit_code, 2);
+  EXPECT_EQ(test::run("joco-profile " + humanoid + " --states " + dir + "/run.h5").exit_code, 2);
+  EXPECT_EQ(
+      test::run("joco-profile " + humanoid + " --states " + dir + "/run.h5 --call jump").exit_code,
+      2);
+  EXPECT_EQ(
+      test::run("joco-profile " + humanoid + " --states " + dir + "/none.h5 --call step").exit_code,
+      3);
+}
+
 }  // namespace
 }  // namespace joco::tools

@@ -314,7 +314,17 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     const TrajectoryStates states(m, t);
     const size_t rows = states.rows();
     const std::vector<Field> fields = recorded_fields(m, states.has_applied_forces());
-    std::vector<Recording> results(rows);
+    // Every row's values go straight to their place in the columns, allocated before the rows
+    // (nothing on the heap per row, but the contacts of --contacts).
+    Recording all;
+    all.rows = rows;
+    std::vector<std::pair<Field, double*>> columns;
+    for (Field f : fields) {
+      std::vector<double>& v = all.values[f];
+      v.resize(rows * field_row_size(f, m.sizes()));
+      columns.emplace_back(f, v.data());
+    }
+    std::vector<std::vector<ContactRecord>> contacts(o.contacts ? rows : 0);
     Progress progress("evaluating " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
     const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(rows)));
     std::vector<Data> data;
@@ -329,17 +339,18 @@ int evaluate(const Options& o, const ToolContext& ctx) {
       states.load(m, d, r);
       inputs.save(m, d);
       forward(m, d);
-      results[r].record(m, d, inputs, fields, static_cast<int64_t>(r), o.contacts);
+      for (const auto& [field, column] : columns) {
+        record_field(m, d, inputs, field, column + r * field_row_size(field, m.sizes()));
+      }
+      if (o.contacts) {
+        for (int i = 0; i < d.ncon; ++i)
+          contacts[r].push_back(contact_record(m, d, i, static_cast<int64_t>(r)));
+      }
       progress.advance();
     });
     progress.finish();
-    Recording all;
-    for (Recording& r : results) {
-      all.rows += r.rows;
-      for (auto& [field, v] : r.values)
-        all.values[field].insert(all.values[field].end(), v.begin(), v.end());
-      all.contacts.insert(all.contacts.end(), r.contacts.begin(), r.contacts.end());
-    }
+    for (const std::vector<ContactRecord>& row : contacts)
+      all.contacts.insert(all.contacts.end(), row.begin(), row.end());
     TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
     all.write(w, o.contacts);
     w.set_attribute("evaluated", o.evaluate);

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "common/io.h"
+#include "common/model_input.h"
 #include "common/trajectory.h"
 #include "joco/mjcf.h"
 #include "tools/tool_test_support.h"
@@ -114,6 +115,40 @@ TEST(JocoSimulate, EvaluateStartsFromTheRecordedWarmstart) {
     return json.substr(json.find("\"force_error\""));
   };
   EXPECT_EQ(body(states), body(rollout));
+}
+
+// --evaluate computes each row from the row alone: the rows in reverse order (each Data then
+// holding, from the row before, what the row after computed) give the same results bit for bit,
+// and so do three threads taking the rows as they come.
+TEST(JocoSimulate, EvaluateRowsDoNotDependOnTheRowsBefore) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  for (const char* path :
+       {"mujoco/model/humanoid/humanoid.xml", "mujoco/model/tendon_arm/arm26.xml"}) {
+    const std::string xml = model(path);
+    auto r = test::run("joco-simulate " + xml + " --steps 80 --ctrl-noise 0.4 --seed 5 -o " + dir +
+                       "/run.h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    test::write_rows(xml, dir + "/run.h5", dir + "/reversed.h5", true);
+    r = test::run("joco-simulate " + xml + " --evaluate " + dir + "/run.h5 -o " + dir + "/a.h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = test::run("joco-simulate " + xml + " --evaluate " + dir + "/reversed.h5 -o " + dir +
+                  "/b.h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = test::run("joco-simulate " + xml + " --evaluate " + dir + "/run.h5 --threads 3 -o " + dir +
+                  "/c.h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Matrix nefc = read(dir + "/a.h5", Field::kNefc);
+    double constrained = 0;
+    for (double n : nefc.data) constrained += n > 0;
+    EXPECT_GT(constrained, 5) << path;
+    for (Field f : {Field::kQacc, Field::kQfrcConstraint, Field::kSensordata, Field::kNefc,
+                    Field::kSolverNiter, Field::kQfrcBias}) {
+      if (field_row_size(f, load_model(xml)) == 0) continue;
+      EXPECT_TRUE(test::same_rows(dir + "/a.h5", dir + "/b.h5", f, true)) << path;
+      EXPECT_TRUE(test::same_rows(dir + "/a.h5", dir + "/c.h5", f, false)) << path;
+    }
+  }
 }
 
 TEST(JocoSimulate, StreamsThroughPipes) {

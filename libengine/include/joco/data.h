@@ -163,6 +163,17 @@ void check_data(const Model& m, const Data& d);
 // (the stack, which holds no state, left as it is), statistics and warnings cleared.
 void reset_data(const Model& m, Data& d);
 
+// What reset_data sets that a pipeline call reads, without clearing the rest of the arrays: the
+// state and inputs (joco/state.h's components: qpos = qpos0, mocap at its body frames, the rest
+// zero), qacc (the input of inverse), userdata, time, the counts, warnings and timers, and the
+// Newton solver's cache (emptied). The per-iteration solver statistics (d.solver, 40 kB) are left
+// as they are: a solve writes those of its iterations, 0 to solver_iter - 1, and nothing reads the
+// others (as after a step). Every other array is a result that step, forward, inverse and
+// the derivatives write before they read (data_test.cc's ResetState tests prove it for every test
+// model), so it may hold a previous call's values: its cost is that of the state, not of the Data's
+// size. For tools that put one row after another into a Data.
+void reset_state(const Model& m, Data& d);
+
 // The initial state of keyframe `key`: reset_data, then the keyframe's time, qpos, qvel, act, ctrl
 // and mocap poses. Throws InputError when key is out of range.
 void reset_to_keyframe(const Model& m, Data& d, int key);

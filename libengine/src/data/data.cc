@@ -63,17 +63,14 @@ std::string DataBytes::describe(const ModelSizes& s) const {
          gib(stack) + " of stack)";
 }
 
-namespace {
-
-// reset_data but for zeroing the arrays (a new Data's are zero already).
 void reset_state(const Model& m, Data& d) {
+  check_data(m, d);
   d.pstack = 0;
   d.maxuse_stack = 0;
   d.maxuse_con = 0;
   d.maxuse_efc = 0;
   for (WarningStat& w : d.warning) w = WarningStat{};
   for (TimerStat& t : d.timer) t = TimerStat{};
-  for (SolverStat& s : d.solver) s = SolverStat{};
   d.solver_iter = 0;
   d.solver_nnz = 0;
   d.solver_fwdinv[0] = d.solver_fwdinv[1] = 0;
@@ -89,9 +86,21 @@ void reset_state(const Model& m, Data& d) {
     std::memcpy(d.mocap_pos + 3 * id, m.body_pos + 3 * b, 3 * sizeof(double));
     std::memcpy(d.mocap_quat + 4 * id, m.body_quat + 4 * b, 4 * sizeof(double));
   }
+  // The rest of the state and inputs, and qacc (inverse's input); userdata is the user's.
+  const auto zero = [](double* a, int n) {
+    if (n > 0) std::memset(a, 0, sizeof(double) * static_cast<size_t>(n));
+  };
+  zero(d.qvel, m.nv);
+  zero(d.act, m.na);
+  zero(d.qacc_warmstart, m.nv);
+  zero(d.ctrl, m.nu);
+  zero(d.qfrc_applied, m.nv);
+  zero(d.xfrc_applied, 6 * m.nbody);
+  zero(d.qacc, m.nv);
+  zero(d.userdata, m.nuserdata);
+  // The Newton solver's cache, marked empty: its patterns are analysed again at the next solve.
+  std::memset(d.hessian_cache, 0, sizeof(int) * newton::kHeaderInts);
 }
-
-}  // namespace
 
 Data::Data(const Model& m) : sizes_(m.sizes()) {
   nstack = m.nstack;
@@ -251,6 +260,7 @@ void reset_data(const Model& m, Data& d) {
   // Every array and the contacts, which fill the buffer up to the stack; the stack is left as it
   // is, as mj_resetData leaves it: it holds no state.
   if (d.contact) std::memset(static_cast<void*>(d.contact), 0, d.nbuffer());
+  for (SolverStat& s : d.solver) s = SolverStat{};
   reset_state(m, d);
 }
 
