@@ -4,27 +4,14 @@
 # For each model: a rollout by joco-simulate gives the rows; each tool runs over them as a whole
 # process (start-up, reading, writing included) and its wall time is divided by the rows; joco-profile
 # --states FILE --call CALL times the engine call the tool makes per row over the same rows held in
-# memory. Tool and profile run alternately REPS times; medians. Self-contained (defines its own
-# helpers, prefixed r30_, rather than depending on lib.sh).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-REPS=${1:-5}
-TOOLS=build/tools
+# memory. Tool and profile run alternately REPS times; medians.
+. "$(dirname "$0")/lib.sh"
 # The tools measured may come from another build (R30_TOOLS=/path/to/tools: figures before a
 # change); joco-profile always from build/tools.
 MEASURED=${R30_TOOLS:-$TOOLS}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-r30_progress() { echo "30-per-row-tools: $*" >&2; }
 for p in joco-compile joco-simulate joco-inverse joco-derivatives joco-fwdinv-check joco-profile; do
   [[ -x $TOOLS/$p && -x $MEASURED/$p ]] || { echo "30-per-row-tools: $p missing (build the tools)" >&2; exit 2; }
 done
-r30_median() {
-  sort -g | awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2];
-                                    else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
-}
-r30_spread() { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {if (NR == 0) print "nan"; else printf "%.1f-%.1f", lo, hi}'; }
 # Seconds a command takes (its output discarded); exit 1 (joco-fwdinv-check: a row over its
 # threshold) is still a measurement, anything else is not.
 r30_seconds() {
@@ -51,7 +38,7 @@ echo "| --- | --- | ---: | ---: | --- | ---: | ---: | --- |"
 
 while read -r name xml rows drows crows; do
   [[ -f $xml ]] || { echo "30-per-row-tools: $xml missing" >&2; exit 2; }
-  r30_progress "$name: compiling and simulating"
+  progress "$name: compiling and simulating"
   m=$TMP/$name.jmb
   $TOOLS/joco-compile "$xml" -o "$m" -q
   $TOOLS/joco-simulate "$m" --steps $((rows - 1)) --ctrl-noise 0.1 --seed 1 -o "$TMP/$name.h5" -q
@@ -65,7 +52,7 @@ joco-fwdinv-check|$rows|$name.h5|fwdinv|$MEASURED/joco-fwdinv-check $m --states 
 joco-derivatives|$drows|$name.d.h5|derivatives|$MEASURED/joco-derivatives $m --states $TMP/$name.d.h5 -o $TMP/out.h5 -q
 joco-derivatives --continuous|$crows|$name.c.h5|derivatives-continuous|$MEASURED/joco-derivatives $m --continuous --states $TMP/$name.c.h5 -o $TMP/out.h5 -q"
   while IFS='|' read -r label n states call cmd; do
-    r30_progress "$name: $label ($REPS rounds)"
+    progress "$name: $label ($REPS rounds)"
     : >"$TMP/tool" && : >"$TMP/engine"
     for ((k = 1; k <= REPS; ++k)); do
       s=$(r30_seconds $cmd) || exit 2
@@ -73,11 +60,11 @@ joco-derivatives --continuous|$crows|$name.c.h5|derivatives-continuous|$MEASURED
       $TOOLS/joco-profile "$m" --states "$TMP/$states" --call "$call" --json 2>/dev/null |
         sed -n 's/.*"time_per_call_us": \([0-9.e+-]*\).*/\1/p' >>"$TMP/engine"
     done
-    tool=$(r30_median <"$TMP/tool") engine=$(r30_median <"$TMP/engine")
+    tool=$(median <"$TMP/tool") engine=$(median <"$TMP/engine")
     ratio=$(awk -v a="$tool" -v b="$engine" 'BEGIN {if (b + 0 > 0) printf "%.2f", a / b; else print "n/a"}')
     goal=$(awk -v r="$ratio" 'BEGIN {if (r == "n/a") print "n/a"; else print (r <= 1.2 ? "yes" : "**no**")}')
     printf '| %s | %s | %s | %.1f (%s) | %s | %.1f (%s) | %s | %s |\n' "$name" "$label" "$n" "$tool" \
-      "$(r30_spread <"$TMP/tool")" "$call" "$engine" "$(r30_spread <"$TMP/engine")" "$ratio" "$goal"
+      "$(spread %.1f <"$TMP/tool")" "$call" "$engine" "$(spread %.1f <"$TMP/engine")" "$ratio" "$goal"
   done <<<"$cases"
 done <<<"$models"
 echo

@@ -5,56 +5,7 @@
 # Then callgrind instruction counts per step (Ir of N2 steps minus Ir of N1 steps, so start-up and
 # model compilation cancel), a load-independent view of the same ratio; JOCO_BENCH_IR=0 leaves it
 # out (it needs valgrind).
-if [[ -f "$(dirname "$0")/lib.sh" ]]; then
-  . "$(dirname "$0")/lib.sh"
-else  # until bench/sections/lib.sh lands: the few helpers this section uses, same meanings
-  set -euo pipefail
-  cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-  REPS=${1:-5}
-  TOOLS=build/tools
-  TMP=$(mktemp -d)
-  trap 'rm -rf "$TMP"' EXIT
-  BENCH_SECTION=$(basename "$0" .sh)
-  median() {
-    sort -g | awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2];
-                                      else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
-  }
-  med() {
-    sort -g | awk -v f="$1" '{a[NR] = $1} END {
-      if (NR == 0) { print "n/a"; exit }
-      m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-      printf f " (" f "-" f ")\n", m, a[1], a[NR] }'
-  }
-  ratio() {
-    awk -v a="${1:-nan}" -v b="${2:-nan}" \
-      'BEGIN {if (a == "nan" || b == "nan" || a == "" || b == "" || b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b}'
-  }
-  met() {
-    awk -v x="${1:-nan}" -v op="$2" -v g="$3" 'BEGIN {
-      if (x == "nan" || x == "" || x == "n/a") { print "n/a"; exit }
-      x += 0; ok = op == ">=" ? x >= g : op == ">" ? x > g : op == "<=" ? x <= g : x < g
-      print ok ? "yes" : "**no**" }'
-  }
-  alternate() {
-    local _rounds=$1 _round _cmd
-    shift
-    for ((_round = 1; _round <= _rounds; ++_round)); do
-      for _cmd in "$@"; do $_cmd "$_round"; done
-    done
-  }
-  value() { { grep -m1 -- "$2" <<<"$1" || true; } | sed -E 's/^[^:]*:[[:space:]]*//' | awk '{print $1}'; }
-  need() {
-    local _x
-    for _x in "$@"; do
-      if [[ $_x == */* ]]; then
-        [[ -e $_x ]] || { echo "$BENCH_SECTION: $_x missing (a Release build)" >&2; exit 2; }
-      else
-        command -v "$_x" >/dev/null || { echo "$BENCH_SECTION: $_x missing" >&2; exit 2; }
-      fi
-    done
-  }
-  progress() { echo "$BENCH_SECTION: $*" >&2; }
-fi
+. "$(dirname "$0")/lib.sh"
 need "$TOOLS/joco-profile" mujoco-testspeed timeout testdata/sensor/quadruped_hfield.xml \
   testdata/sensor/quadruped_mesh.xml
 

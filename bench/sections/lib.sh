@@ -11,7 +11,7 @@
 #
 # Numbers (every function reads plain numbers, one a line, on standard input; "nan" when there is none):
 #   median              the median
-#   spread              "min-max"
+#   spread [FORMAT]     "min-max", each printed with the printf FORMAT when given
 #   med FORMAT          "median (min-max)", each printed with the printf FORMAT, e.g. med %.0f
 #   ratio A B           A / B with two decimals; "n/a" when B is 0 or either is empty or nan
 #   fmt X FORMAT        X printed with FORMAT; "n/a" when X is empty or nan
@@ -44,7 +44,10 @@ median() {
   sort -g | awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2];
                                     else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
 }
-spread() { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {if (NR == 0) print "nan"; else print lo "-" hi}'; }
+spread() {
+  sort -g | awk -v f="${1:-}" 'NR == 1 {lo = $1} {hi = $1} END {
+    if (NR == 0) print "nan"; else if (f == "") print lo "-" hi; else printf f "-" f "\n", lo, hi }'
+}
 med() {
   sort -g | awk -v f="$1" '{a[NR] = $1} END {
     if (NR == 0) { print "n/a"; exit }
