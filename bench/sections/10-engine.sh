@@ -11,12 +11,7 @@ need "$TOOLS/joco-profile" mujoco-testspeed timeout
 steps=${JOCO_BENCH_STEPS:-10000}
 list_seconds=${JOCO_BENCH_LIST_SECONDS:-0.1}
 list_reps=$((REPS < 3 ? REPS : 3))
-models="humanoid=testdata/mujoco/model/humanoid/humanoid.xml
-humanoid100=testdata/mujoco/model/humanoid100/humanoid100.xml
-arm26=testdata/mujoco/model/tendon_arm/arm26.xml
-anymal_c=testdata/real/anybotics_anymal_c/scene.xml
-ur5=testdata/urdf/ur5/ur5_robot.urdf
-panda=testdata/urdf/panda/panda.urdf"
+models=$GOAL_MODELS
 
 # One round on one model: MuJoCo without its profiler (its timer callback costs time), then joco
 # (whose stage timers are always on). Appends steps/s to $TMP/mj and $TMP/jc; keeps the last output.

@@ -6,12 +6,7 @@
 need "$TOOLS/joco-profile" mujoco-testspeed
 
 steps=${JOCO_BENCH_STEPS:-10000}
-models="humanoid=testdata/mujoco/model/humanoid/humanoid.xml
-humanoid100=testdata/mujoco/model/humanoid100/humanoid100.xml
-arm26=testdata/mujoco/model/tendon_arm/arm26.xml
-anymal_c=testdata/real/anybotics_anymal_c/scene.xml
-ur5=testdata/urdf/ur5/ur5_robot.urdf
-panda=testdata/urdf/panda/panda.urdf"
+models=$GOAL_MODELS
 stages="step forward position velocity actuation acceleration constraint pos_kinematics pos_inertia pos_collision pos_make pos_project"
 
 # "ms per step" of each stage from one program's table ("  stage : ms ...") into $TMP/PREFIX_stage.

@@ -11,12 +11,7 @@ stride=500
 states=5
 total=$((stride * states))
 rows="$stride-$total:$stride"
-models="humanoid=testdata/mujoco/model/humanoid/humanoid.xml
-humanoid100=testdata/mujoco/model/humanoid100/humanoid100.xml
-arm26=testdata/mujoco/model/tendon_arm/arm26.xml
-anymal_c=testdata/real/anybotics_anymal_c/scene.xml
-ur5=testdata/urdf/ur5/ur5_robot.urdf
-panda=testdata/urdf/panda/panda.urdf"
+models=$GOAL_MODELS
 
 mj_run() {
   mj=$(mujoco-derivative "$path" 1 30 3 "$states" "$stride")

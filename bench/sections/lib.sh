@@ -4,6 +4,7 @@
 #     REPS     repetitions (the section's first argument, default 5)
 #     TOOLS    build/tools (joco's programs, a Release build)
 #     TMP      a scratch directory, removed when the section exits
+#     GOAL_MODELS  the six models of issue 15's engine goal, one name=path a line
 # The protocol (scripts/bench): a section prints one markdown section on standard output (a `## `
 # heading, two or three lines on what is measured and how, then a table whose rows give the goal and
 # whether it is met), progress on standard error (`progress`), and exits 0 even when a goal is not met;
@@ -39,6 +40,12 @@ TOOLS=build/tools
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 BENCH_SECTION=$(basename "$0" .sh)
+GOAL_MODELS="humanoid=testdata/mujoco/model/humanoid/humanoid.xml
+humanoid100=testdata/mujoco/model/humanoid100/humanoid100.xml
+arm26=testdata/mujoco/model/tendon_arm/arm26.xml
+anymal_c=testdata/real/anybotics_anymal_c/scene.xml
+ur5=testdata/urdf/ur5/ur5_robot.urdf
+panda=testdata/urdf/panda/panda.urdf"
 
 median() {
   sort -g | awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2];
