@@ -11,6 +11,7 @@
 #include <iterator>
 #include <random>
 
+#include "common/tool.h"
 #include "joco/error.h"
 
 namespace joco::tools {
@@ -63,7 +64,18 @@ std::vector<uint8_t> read_input(const std::string& path) {
   return bytes;
 }
 
-void write_output(const std::string& path, std::span<const uint8_t> bytes) {
+void refuse_binary_to_terminal(const std::string& path) {
+  if (path == "-" && ::isatty(STDOUT_FILENO)) {
+    throw UsageError(
+        "standard output is a terminal: not writing binary output there; give -o FILE or "
+        "redirect standard output to a file or a pipe");
+  }
+}
+
+namespace {
+
+// Bytes to a file atomically, or to standard output.
+void write_bytes(const std::string& path, std::span<const uint8_t> bytes) {
   if (path == "-") {
     write_all(stdout, bytes, "<stdout>");
     if (std::fflush(stdout) != 0)
@@ -87,12 +99,20 @@ void write_output(const std::string& path, std::span<const uint8_t> bytes) {
   }
 }
 
+}  // namespace
+
+void write_output(const std::string& path, std::span<const uint8_t> bytes) {
+  refuse_binary_to_terminal(path);
+  write_bytes(path, bytes);
+}
+
 void write_output(const std::string& path, std::string_view text) {
-  write_output(
-      path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  write_bytes(path,
+              std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 AtomicOutput::AtomicOutput(const std::string& path) : path_(path) {
+  refuse_binary_to_terminal(path);
   if (path == "-") {
     temp_ = (fs::temp_directory_path() / ("joco-stdout" + unique_suffix())).string();
   } else {
@@ -109,7 +129,7 @@ void AtomicOutput::commit() {
     const std::vector<uint8_t> bytes = read_input(temp_);
     std::remove(temp_.c_str());
     committed_ = true;
-    write_output("-", bytes);
+    write_bytes("-", bytes);
     return;
   }
   if (std::rename(temp_.c_str(), path_.c_str()) != 0) {

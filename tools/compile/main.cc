@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
         if (output == "-" && !print.empty()) {
           throw joco::tools::UsageError("-o - and --print both want standard output; choose one");
         }
+        if (!output.empty()) joco::tools::refuse_binary_to_terminal(output);  // before the work
         const joco::Model model = joco::tools::load_model(input);
         spdlog::info("{}: nq={} nv={} nu={} nbody={} ngeom={}", joco::tools::display_name(input),
                      model.nq, model.nv, model.nu, model.nbody, model.ngeom);
