@@ -31,8 +31,11 @@ void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double
 }
 
 ControlSource ControlSource::from_file(const std::string& ref, const Model& m) {
-  TrajectoryInput input = TrajectoryInput::open(ref, TrajectoryUse::kControls);
-  Trajectory t = input.single();
+  Trajectory t = TrajectoryInput::open(ref, TrajectoryUse::kControls).single();
+  return from_trajectory(t, m);
+}
+
+ControlSource ControlSource::from_trajectory(Trajectory& t, const Model& m) {
   t.validate(m);
   ControlSource s;
   s.file_rows_ = t.rows();

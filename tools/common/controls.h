@@ -24,8 +24,11 @@ class ControlSource {
  public:
   // Zero controls.
   ControlSource() = default;
-  // Controls (and qfrc_applied / xfrc_applied when present) from a trajectory.
+  // Controls (and qfrc_applied / xfrc_applied when present) from a trajectory: FILE.h5[:/group],
+  // or a trajectory opened for TrajectoryUse::kControls. ctrl is all a controls file needs (none
+  // when nu = 0); the file's other datasets are not read.
   static ControlSource from_file(const std::string& ref, const Model& m);
+  static ControlSource from_trajectory(Trajectory& t, const Model& m);
   // Noise as control_noise.
   static ControlSource noise(double amplitude, int64_t seed);
 

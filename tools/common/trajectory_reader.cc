@@ -64,6 +64,7 @@ struct Trajectory::Impl {
   H5Handle group;
   std::array<std::optional<InputDataset>, kFieldCount> datasets;
   std::optional<ModelSizes> sizes;  // set by validate
+  TrajectoryUse use = TrajectoryUse::kStates;
 };
 
 Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group,
@@ -71,6 +72,7 @@ Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& grou
     : impl_(std::make_unique<Impl>()), group_(normalize_group(group)) {
   Impl& t = *impl_;
   t.file = std::move(file);
+  t.use = use;
   const ReaderFile& rf = *t.file;
   const std::string where = this->where();
   if (!has_object(rf.file.get(), group_, H5I_GROUP)) {
@@ -119,7 +121,7 @@ Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& grou
   }
   // A field that does not fit: an error when tools read it, else dropped.
   auto reject = [&](const FieldInfo& info, const std::string& message) {
-    if (info.read || info.field == *row_field) throw InputError(message);
+    if (read_for(info.field, use) || info.field == *row_field) throw InputError(message);
     spdlog::warn("{}; ignored", message);
     t.datasets[static_cast<int>(info.field)].reset();
   };
@@ -226,7 +228,7 @@ void Trajectory::validate(const Model& m, std::span<const Field> required) {
                 " columns, but the model has " + width_name(info.width) + " = " +
                 std::to_string(expected[0]);
     }
-    if (info.read) throw InputError(message);
+    if (read_for(info.field, t.use)) throw InputError(message);
     spdlog::warn("{}; ignored", message);
     d.reset();
   }

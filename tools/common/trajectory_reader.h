@@ -33,10 +33,12 @@ struct ReaderFile;  // the open HDF5 file, shared by its trajectories
 
 // One trajectory group of an input file. Opening checks what can be checked without a model: the
 // dataset that counts the rows exists, every field a tool reads (time, qpos, qvel, act, ctrl, qacc,
-// qacc_warmstart, applied forces) is a numeric dataset of a possible rank with as many rows.
-// validate() checks their widths against a model. Everything else is ignored: datasets and
-// attributes joco does not know, and fields that tools only write (sensordata, qfrc_*, ncon, ...)
-// when they do not fit, which are then dropped with a warning.
+// qacc_warmstart, applied forces; for TrajectoryUse::kControls only ctrl and the applied forces:
+// read_for) is a numeric dataset of a possible rank with as many rows. validate() checks their
+// widths against a model. Everything else is ignored: datasets and attributes joco does not know
+// (the extra arrays of joco-simulate --record, say), and fields that tools do not read
+// (sensordata, qfrc_*, ncon, ...; qpos of a controls file) when they do not fit, which are then
+// dropped with a warning.
 class Trajectory {
  public:
   Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group,

@@ -101,4 +101,10 @@ std::span<const Field> row_fields(TrajectoryUse use) {
   return kStates;
 }
 
+bool read_for(Field f, TrajectoryUse use) {
+  if (use == TrajectoryUse::kControls)
+    return f == Field::kCtrl || f == Field::kQfrcApplied || f == Field::kXfrcApplied;
+  return field_info(f).read;
+}
+
 }  // namespace joco::tools

@@ -106,6 +106,10 @@ enum class TrajectoryUse { kStates, kControls };
 
 // The datasets whose rows are the trajectory's rows, in order of preference, for a use.
 std::span<const Field> row_fields(TrajectoryUse use);
+// Whether tools read field f of a file read for `use` (a dataset they read must fit the model;
+// one they do not is dropped with a warning when it does not): FieldInfo::read for states, only
+// ctrl, qfrc_applied and xfrc_applied for controls.
+bool read_for(Field f, TrajectoryUse use);
 
 // The attributes of a trajectory group that give the model's sizes (the widths of the datasets).
 struct SizeAttribute {
