@@ -1,17 +1,17 @@
 // joco-simulate MODEL [-o OUT.h5] [--steps N] [--ctrl FILE.h5 | --ctrl-noise S [--seed K]]
 //               [--init KEY|FILE.h5[:/group]] [--init-row R] [--batch B --threads T] [--contacts]
-//               [--strict]
-// joco-simulate MODEL --evaluate STATES.h5 [-o OUT.h5] [--threads T]
+//               [--record LIST] [--every N] [--strict]
+// joco-simulate MODEL --evaluate STATES.h5 [-o OUT.h5] [--threads T] [--record LIST]
 //
 // Rollouts of a model, written as HDF5 trajectories (schemas/trajectory.md): row t holds the state
 // at time[t], the inputs applied in the step from it, and the outputs of forward dynamics there.
+// The flags (options.h), each rollout's inputs (inputs.h), one rollout (rollout.h) and what a row
+// records (record.h) have their own files.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
-#include <map>
-#include <span>
+#include <vector>
 
 #include "common/controls.h"
 #include "common/io.h"
@@ -20,96 +20,23 @@
 #include "common/progress.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
-#include "joco/error.h"
 #include "joco/forward.h"
-#include "joco/state.h"
+#include "simulate/inputs.h"
+#include "simulate/options.h"
+#include "simulate/record.h"
+#include "simulate/rollout.h"
 
 namespace joco::tools {
 namespace {
 
-struct Options {
-  std::string model, output = "-", ctrl, init, evaluate;
-  int64_t steps = -1;
-  double ctrl_noise = 0;
-  int64_t seed = 0;
-  int64_t init_row = 0;
-  int batch = 0;
-  int threads = 1;
-  bool contacts = false;
-  bool strict = false;
-};
-
-// The fields every row records, in the order written.
-std::vector<Field> recorded_fields(const Model& m, bool applied_forces) {
-  std::vector<Field> f = {Field::kTime, Field::kQpos, Field::kQvel};
-  if (m.na) f.push_back(Field::kAct);
-  if (m.nu) f.push_back(Field::kCtrl);
-  f.push_back(Field::kQacc);
-  f.push_back(Field::kQaccWarmstart);
-  if (m.nsensordata) f.push_back(Field::kSensordata);
-  if (applied_forces) {
-    f.push_back(Field::kQfrcApplied);
-    f.push_back(Field::kXfrcApplied);
-  }
-  for (Field x : {Field::kQfrcActuator, Field::kQfrcConstraint, Field::kQfrcBias, Field::kNcon,
-                  Field::kNefc, Field::kSolverNiter}) {
-    f.push_back(x);
-  }
-  return f;
-}
-
-// What forward dynamics changes of its own inputs, saved before it runs.
-struct ForwardInputs {
-  std::vector<double> qpos, warmstart;
-  explicit ForwardInputs(const Model& m)
-      : qpos(static_cast<size_t>(m.nq)), warmstart(static_cast<size_t>(m.nv)) {}
-  void save(const Model& m, const Data& d) {
-    get_state(m, d, qpos.data(), kStateQpos);
-    get_state(m, d, warmstart.data(), kStateWarmstart);
-  }
-};
-
-// Field f's row from d after forward dynamics into out (field_row_size values): qpos and the
-// warmstart as forward found them (`before`: it normalises quaternions and overwrites the
-// warmstart), every other field from the Data, where the field table says it is.
-void record_field(const Model& m, const Data& d, const ForwardInputs& before, Field f,
-                  double* out) {
-  if (f == Field::kQpos) {
-    std::copy(before.qpos.begin(), before.qpos.end(), out);
-  } else if (f == Field::kQaccWarmstart) {
-    std::copy(before.warmstart.begin(), before.warmstart.end(), out);
-  } else {
-    double scalar;
-    const double* in_data = field_row(d, f, scalar);
-    if (in_data) std::copy_n(in_data, field_row_size(f, m.sizes()), out);
-  }
-}
-
-// One rollout or evaluation held in memory until written: every field's rows, and contacts.
+// One evaluation held in memory until written: every recorded array's rows, and contacts.
 struct Recording {
-  size_t rows = 0;  // counted apart: zero-wide fields (qpos when nq = 0) hold no values
-  std::map<Field, std::vector<double>> values;
+  size_t rows = 0;  // counted apart: zero-wide arrays (qpos when nq = 0) hold no values
+  std::vector<std::vector<double>> values;  // per array of the Recorder
   std::vector<ContactRecord> contacts;
 
-  // One row from d after forward dynamics, with the qpos and qacc_warmstart forward started from
-  // (`before`): forward normalises the quaternions in qpos in place, which is not idempotent in the
-  // last bit, and overwrites qacc_warmstart with its solution; recording its inputs lets
-  // --evaluate reproduce the row exactly.
-  void record(const Model& m, const Data& d, const ForwardInputs& before,
-              const std::vector<Field>& fields, int64_t row, bool with_contacts) {
-    ++rows;
-    for (Field f : fields) {
-      std::vector<double>& v = values[f];
-      const size_t size = v.size();
-      v.resize(size + field_row_size(f, m.sizes()));
-      record_field(m, d, before, f, v.data() + size);
-    }
-    if (!with_contacts) return;
-    for (int i = 0; i < d.ncon; ++i) contacts.push_back(contact_record(m, d, i, row));
-  }
-
-  void write(TrajectoryWriter& w, bool with_contacts) const {
-    for (const auto& [field, v] : values) w.append(field, v, rows);
+  void write(const Recorder& record, TrajectoryWriter& w, bool with_contacts) const {
+    for (size_t i = 0; i < values.size(); ++i) record.append(i, w, values[i], rows);
     if (with_contacts) {
       w.enable_contacts();
       w.append_contacts(contacts);
@@ -117,182 +44,88 @@ struct Recording {
   }
 };
 
-// The initial state: the model's, a keyframe's, or components from a row of a trajectory file.
-// Read once before the rollouts start (HDF5 is not thread-safe), applied to each rollout's Data.
-struct InitialState {
-  int key = -1;
-  std::vector<std::pair<unsigned, std::vector<double>>> components;  // in the order set
-
-  void apply(const Model& m, Data& d) const {
-    reset_data(m, d);
-    if (key >= 0) reset_to_keyframe(m, d, key);
-    for (const auto& [component, values] : components) set_state(m, d, values.data(), component);
-  }
-};
-
-// --init: a keyframe (name or index) or a row of a trajectory file.
-InitialState initial_state(const Model& m, const Options& o) {
-  InitialState init;
-  if (o.init.empty()) return init;
-  int key = m.name_to_id(kObjKey, o.init);
-  if (key < 0 && !o.init.empty() && std::all_of(o.init.begin(), o.init.end(), ::isdigit))
-    key = std::stoi(o.init);
-  if (key >= 0) {
-    if (key >= m.nkey)
-      throw UsageError("--init " + o.init + ": the model has " + std::to_string(m.nkey) +
-                       " keyframes");
-    init.key = key;
-    return init;
-  }
-  if (o.init.find(".h5") == std::string::npos && o.init.find(".hdf5") == std::string::npos) {
-    throw UsageError("--init " + o.init + ": no keyframe of that name, and not an HDF5 file");
-  }
-  Trajectory t = TrajectoryInput::open(o.init).single();
-  t.validate(m, {Field::kQpos});
-  const int64_t rows = static_cast<int64_t>(t.rows());
-  const int64_t row = o.init_row < 0 ? rows + o.init_row : o.init_row;
-  if (row < 0 || row >= rows) {
-    throw UsageError("--init-row " + std::to_string(o.init_row) + ": " + t.where() + " has " +
-                     std::to_string(rows) + " rows");
-  }
-  // The row's state: each dataset the file has is one component (joco/state.h). The warmstart is
-  // the one the row was computed from where the file has it, else the row's solution.
-  const Field warmstart = t.has(Field::kQaccWarmstart) ? Field::kQaccWarmstart : Field::kQacc;
-  const std::pair<Field, unsigned> components[] = {{Field::kQpos, kStateQpos},
-                                                   {Field::kQvel, kStateQvel},
-                                                   {Field::kAct, kStateAct},
-                                                   {Field::kTime, kStateTime},
-                                                   {warmstart, kStateWarmstart}};
-  for (const auto& [field, component] : components) {
-    std::vector<double> values(static_cast<size_t>(state_size(m, component)));
-    if (values.empty() || !t.has(field)) continue;
-    t.read_into(field, static_cast<size_t>(row), 1, values);
-    init.components.emplace_back(component, std::move(values));
-  }
-  return init;
-}
-
-// One rollout of `steps` steps: steps + 1 rows, each appended to `w` as it is made (w writes each
-// chunk as it fills, so memory does not grow with the steps). Returns the contacts summed over
-// the rows.
-int64_t rollout(const Model& m, Data& d, const Options& o, const InitialState& init,
-                const ControlSource& controls, int64_t steps, const std::vector<Field>& fields,
-                TrajectoryWriter& w, Progress* progress) {
-  init.apply(m, d);
-  if (o.contacts) w.enable_contacts();
-  int64_t contacts = 0;
-  ForwardInputs before(m);
-  size_t widest = 0;
-  for (Field f : fields) widest = std::max(widest, field_row_size(f, m.sizes()));
-  std::vector<double> row(widest);  // one field's row on its way to w
-  const auto resets = [](const Data& data) {
-    return data.warning[kWarnBadQpos].number + data.warning[kWarnBadQvel].number +
-           data.warning[kWarnBadQacc].number;
-  };
-  for (int64_t t = 0; t <= steps; ++t) {
-    controls.apply(m, d, static_cast<size_t>(t));
-    const int resets_before = resets(d);
-    before.save(m, d);
-    step1(m, d);
-    if (resets(d) > resets_before) {
-      if (o.strict) {
-        throw RuntimeError("the simulation diverged at step " + std::to_string(t) + " (time " +
-                           std::to_string(d.time) + "); --strict stops here");
-      }
-      // A divergence check reset d: forward ran from the model's initial state.
-      before.save(m, Data(m));
-    }
-    for (Field f : fields) {
-      record_field(m, d, before, f, row.data());
-      w.append(f, std::span<const double>(row.data(), field_row_size(f, m.sizes())), 1);
-    }
-    contacts += d.ncon;
-    if (o.contacts) {
-      for (int i = 0; i < d.ncon; ++i) {
-        const ContactRecord c = contact_record(m, d, i, t);
-        w.append_contacts({&c, 1});
-      }
-    }
-    if (t < steps) step2(m, d);
-    if (progress) progress->advance();
-  }
-  return contacts;
-}
-
-// A few numbers about a rollout, on standard error at -v.
-void summarize(const Model& m, const Data& d, int64_t contacts, int64_t steps, double seconds) {
-  const double rows = static_cast<double>(steps + 1);
-  spdlog::info("model '{}': nq={} nv={} nu={} nbody={} ngeom={}", m.model_name(), m.nq, m.nv, m.nu,
-               m.nbody, m.ngeom);
-  spdlog::info(
-      "{} steps of {} s to time {:.4f} s in {:.3f} s wall ({:.0f} steps/s), {:.2f} contacts per "
-      "step",
-      steps, m.opt.timestep, d.time, seconds,
-      seconds > 0 ? static_cast<double>(steps) / seconds : 0.0,
-      static_cast<double>(contacts) / rows);
-  int warnings = 0;
-  for (const WarningStat& w : d.warning) warnings += w.number;
-  if (warnings) spdlog::warn("{} warnings during the rollout", warnings);
-}
-
-void write_attributes(TrajectoryWriter& w, const Options& o) {
-  if (!o.ctrl.empty()) w.set_attribute("controls", o.ctrl);
+void write_attributes(TrajectoryWriter& w, const Options& o, const RolloutInputs& inputs, int b) {
+  if (const std::string& ctrl = inputs.ctrl_source(b); !ctrl.empty())
+    w.set_attribute("controls", ctrl);
   if (o.ctrl_noise > 0) {
     w.set_attribute("ctrl_noise", o.ctrl_noise);
-    w.set_attribute("seed", o.seed);
+    w.set_attribute("seed", o.seed + b);
   }
-  if (!o.init.empty()) w.set_attribute("init", o.init);
+  if (const std::string& init = inputs.init_source(b); !init.empty()) w.set_attribute("init", init);
+  if (o.every > 1) w.set_attribute("every", o.every);
 }
 
-int simulate(const Options& o, const ToolContext& ctx) {
-  const Model m = load_model(o.model);
-  ControlSource controls;
-  if (!o.ctrl.empty()) {
-    controls = ControlSource::from_file(o.ctrl, m);
-  } else if (o.ctrl_noise > 0) {
-    controls = ControlSource::noise(o.ctrl_noise, o.seed);
-  }
-  int64_t steps = o.steps;
-  if (steps < 0) steps = controls.rows() ? static_cast<int64_t>(*controls.rows()) - 1 : 1000;
-  const std::vector<Field> fields = recorded_fields(m, controls.is_file());
-  const InitialState init = initial_state(m, o);
+Recorder recorder(const Model& m, const Options& o, bool applied_forces) {
+  return o.record.empty() ? Recorder::defaults(m, applied_forces)
+                          : Recorder::parse(o.record, m, applied_forces);
+}
+
+WriterOptions writer_options(const Model& m, const ToolContext& ctx) {
   WriterOptions wo;
   wo.model_name = std::string(m.model_name());
   wo.creator = ctx.name + " " JOCO_VERSION;
   wo.command = command_line();
-  TrajectoryFileWriter file(o.output, m, wo);
+  return wo;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int simulate(const Options& o, const ToolContext& ctx) {
+  refuse_binary_to_terminal(o.output);  // before the work
+  const Model m = load_model(o.model);
+  // Every rollout's inputs, read before the threads start (HDF5 is not thread-safe).
+  const RolloutInputs inputs(m, o);
+  const Recorder record = recorder(m, o, inputs.controls_from_file());
+  TrajectoryFileWriter file(o.output, m, writer_options(m, ctx));
+  // A rollout is named by its global index b in [0, B): b alone decides its inputs (init group b,
+  // controls group b, noise seed + b), so its result does not depend on which thread or process
+  // runs it. The rollouts this process runs: all of them (a share of them under MPI or --shard).
   const int rollouts = std::max(o.batch, 1);
-  Progress progress("simulating", rollouts * (steps + 1), !ctx.quiet());
+  std::vector<int> runs(static_cast<size_t>(rollouts));
+  for (int b = 0; b < rollouts; ++b) runs[static_cast<size_t>(b)] = b;
+  int64_t total_rows = 0;
+  for (int b : runs) total_rows += inputs.steps(b) + 1;
+  Progress progress("simulating", total_rows, !ctx.quiet());
   const auto start = std::chrono::steady_clock::now();
   if (o.batch == 0) {
     Data d(m);
     TrajectoryWriter& w = file.trajectory();
-    const int64_t contacts = rollout(m, d, o, init, controls, steps, fields, w, &progress);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    summarize(m, d, contacts, steps, seconds);
-    write_attributes(w, o);
+    const RolloutStats stats = rollout(m, d, o, inputs.initial_state(0), inputs.controls(0),
+                                       inputs.steps(0), record, w, &progress);
+    summarize_rollout(m, d, stats, seconds_since(start));
+    write_attributes(w, o, inputs, 0);
     w.close();
   } else {
-    // Each thread takes the next rollout when it has finished one and streams it to its own group
+    // The Model of rollout b: the same for all (per-rollout parameters plug in here).
+    const auto model_of = [&](int /*b*/) -> const Model& { return m; };
+    // Where rollout b's group is written: /rollout_b of the output file.
+    const auto group_of = [&](int b) -> TrajectoryWriter& { return file.rollout(b); };
+
+    // Each thread takes the next rollout when it has finished one and streams it to its group
     // (one Data each); the file's writers share a lock around HDF5 and compress outside it, so
     // memory is bounded by the rollouts in flight and writing runs in parallel too.
-    const int threads = std::max(1, std::min(o.threads, rollouts));
+    const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(runs.size())));
     std::vector<Data> data;
     for (int th = 0; th < threads; ++th) data.emplace_back(m);
-    parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t b) {
-      TrajectoryWriter& w = file.rollout(static_cast<int>(b));
-      rollout(m, data[static_cast<size_t>(th)], o, init,
-              controls.with_seed_offset(static_cast<int>(b)), steps, fields, w, &progress);
-      write_attributes(w, o);
-      w.set_attribute("seed", o.seed + static_cast<int64_t>(b));
+    std::vector<RolloutStats> stats(static_cast<size_t>(threads));
+    parallel_for(runs.size(), threads, [&](int th, size_t i) {
+      const int b = runs[i];
+      TrajectoryWriter& w = group_of(b);
+      stats[static_cast<size_t>(th)] +=
+          rollout(model_of(b), data[static_cast<size_t>(th)], o, inputs.initial_state(b),
+                  inputs.controls(b), inputs.steps(b), record, w, &progress);
+      write_attributes(w, o, inputs, b);
       w.close();
     });
+    RolloutStats all;
+    for (const RolloutStats& s : stats) all += s;
+    summarize_batch(m, static_cast<int>(runs.size()), threads, all, seconds_since(start));
   }
   progress.finish();
   file.commit();
-  spdlog::info("{} rollout(s) of {} steps written to {}", rollouts, steps,
-               display_name(o.output, true));
+  spdlog::info("{} rollout(s) written to {}", runs.size(), display_name(o.output, true));
   return kExitOk;
 }
 
@@ -301,29 +134,21 @@ int simulate(const Options& o, const ToolContext& ctx) {
 // the file has it (joco-simulate records it), so a rollout's own qacc is reproduced exactly
 // whatever its integrator; else with the previous row's qacc.
 int evaluate(const Options& o, const ToolContext& ctx) {
+  refuse_binary_to_terminal(o.output);  // before the work
   const Model m = load_model(o.model);
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
   const std::vector<std::string> groups = input.trajectory_groups();
-  WriterOptions wo;
-  wo.model_name = std::string(m.model_name());
-  wo.creator = ctx.name + " " JOCO_VERSION;
-  wo.command = command_line();
-  TrajectoryFileWriter file(o.output, m, wo);
+  TrajectoryFileWriter file(o.output, m, writer_options(m, ctx));
   for (size_t g = 0; g < groups.size(); ++g) {
     Trajectory t = input.trajectory(groups[g]);
     const TrajectoryStates states(m, t);
     const size_t rows = states.rows();
-    const std::vector<Field> fields = recorded_fields(m, states.has_applied_forces());
+    const Recorder record = recorder(m, o, states.has_applied_forces());
     // Every row's values go straight to their place in the columns, allocated before the rows
     // (nothing on the heap per row, but the contacts of --contacts).
     Recording all;
     all.rows = rows;
-    std::vector<std::pair<Field, double*>> columns;
-    for (Field f : fields) {
-      std::vector<double>& v = all.values[f];
-      v.resize(rows * field_row_size(f, m.sizes()));
-      columns.emplace_back(f, v.data());
-    }
+    for (const RecordedArray& a : record.arrays()) all.values.emplace_back(rows * a.row_size);
     std::vector<std::vector<ContactRecord>> contacts(o.contacts ? rows : 0);
     Progress progress("evaluating " + groups[g], static_cast<int64_t>(rows), !ctx.quiet());
     const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(rows)));
@@ -339,8 +164,8 @@ int evaluate(const Options& o, const ToolContext& ctx) {
       states.load(m, d, r);
       inputs.save(m, d);
       forward(m, d);
-      for (const auto& [field, column] : columns) {
-        record_field(m, d, inputs, field, column + r * field_row_size(field, m.sizes()));
+      for (size_t i = 0; i < all.values.size(); ++i) {
+        record.row(i, d, inputs, all.values[i].data() + r * record.arrays()[i].row_size);
       }
       if (o.contacts) {
         for (int i = 0; i < d.ncon; ++i)
@@ -352,7 +177,7 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     for (const std::vector<ContactRecord>& row : contacts)
       all.contacts.insert(all.contacts.end(), row.begin(), row.end());
     TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
-    all.write(w, o.contacts);
+    all.write(record, w, o.contacts);
     w.set_attribute("evaluated", o.evaluate);
     w.close();
   }
@@ -393,10 +218,15 @@ int main(int argc, char** argv) {
         app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")
             ->check(CLI::Range(1, 1024));
         app.add_flag("--contacts", o.contacts, "Write the contact table");
+        app.add_option("--record", o.record,
+                       "Arrays each row records, by MuJoCo name, comma-separated (time and qpos "
+                       "always; 'default' for the default set): qpos,qvel,xpos,sensordata,...");
+        auto* every = app.add_option("--every", o.every, "Write every Nth row (rows 0, N, 2N, ...)")
+                          ->check(CLI::PositiveNumber);
         app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
-        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise);
+        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise)->excludes(every);
       },
       [&](const joco::tools::ToolContext& ctx) {
         return o.evaluate.empty() ? joco::tools::simulate(o, ctx) : joco::tools::evaluate(o, ctx);
