@@ -351,7 +351,8 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
       c.row_size = 0;
       it = w.extras.emplace(name, std::move(c)).first;
     }
-  } else if (std::vector<hsize_t>(row_shape.begin(), row_shape.end()) != it->second.inner) {
+  } else if (!std::equal(row_shape.begin(), row_shape.end(), it->second.inner.begin(),
+                         it->second.inner.end())) {  // no copy: called once a row by --record
     throw std::invalid_argument("append_extra: " + name + " changed its row shape");
   }
   Column& c = it->second;
