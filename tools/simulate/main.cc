@@ -98,8 +98,9 @@ int simulate(const Options& o, const ToolContext& ctx) {
     write_attributes(w, o, inputs, 0);
     w.close();
   } else {
-    // The Model of rollout b: the same for all (per-rollout parameters plug in here).
-    const auto model_of = [&](int /*b*/) -> const Model& { return m; };
+    // The Model of rollout b run on thread th: the same for all (per-rollout parameters plug in
+    // here, with a copy of the model per thread).
+    const auto model_of = [&](int /*b*/, int /*th*/) -> const Model& { return m; };
     // Where rollout b's group is written: /rollout_b of the output file.
     const auto group_of = [&](int b) -> TrajectoryWriter& { return file.rollout(b); };
 
@@ -114,7 +115,7 @@ int simulate(const Options& o, const ToolContext& ctx) {
       const int b = runs[i];
       TrajectoryWriter& w = group_of(b);
       stats[static_cast<size_t>(th)] +=
-          rollout(model_of(b), data[static_cast<size_t>(th)], o, inputs.initial_state(b),
+          rollout(model_of(b, th), data[static_cast<size_t>(th)], o, inputs.initial_state(b),
                   inputs.controls(b), inputs.steps(b), record, w, &progress);
       write_attributes(w, o, inputs, b);
       w.close();
