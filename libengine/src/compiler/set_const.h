@@ -15,4 +15,13 @@ namespace joco::compiler {
 void set_const(Model& m, const ModelSpec& spec,
                std::span<const std::array<double, 2>> springdamper);
 
+// What set_const derives from the masses, inertias, armatures and gears, again, after a change to
+// them (joco/parameters.h): subtree masses, dof_M0, the inverse weights, camera and light
+// references to subtree centres of mass, the mass statistics (where the compiler derived them),
+// actuator_length0 and actuator_acc0. Not re-derived, as mj_setConst does not: joint springdampers
+// (the Model does not keep them) and actuator length ranges (the caller refuses the changes that
+// would move a simulated one). `before` is the model before the change (to tell the statistics
+// <statistic> gave from those the compiler derived).
+void recompute_constants(Model& m, const Model& before);
+
 }  // namespace joco::compiler
