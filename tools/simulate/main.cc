@@ -15,6 +15,7 @@
 
 #include "common/controls.h"
 #include "common/io.h"
+#include "common/model_parameters.h"
 #include "common/model_input.h"
 #include "common/parallel.h"
 #include "common/progress.h"
@@ -29,6 +30,8 @@ namespace {
 
 struct Options {
   std::string model, output = "-", ctrl, init, evaluate;
+  std::vector<std::string> set;  // --set NAME=VALUES
+  std::string params;            // --params FILE
   int64_t steps = -1;
   double ctrl_noise = 0;
   int64_t seed = 0;
@@ -245,7 +248,8 @@ void write_attributes(TrajectoryWriter& w, const Options& o) {
 }
 
 int simulate(const Options& o, const ToolContext& ctx) {
-  const Model m = load_model(o.model);
+  Model m = load_model(o.model);
+  const RolloutParameters parameters(m, o.set, o.params, o.batch);
   ControlSource controls;
   if (!o.ctrl.empty()) {
     controls = ControlSource::from_file(o.ctrl, m);
@@ -265,13 +269,16 @@ int simulate(const Options& o, const ToolContext& ctx) {
   Progress progress("simulating", rollouts * (steps + 1), !ctx.quiet());
   const auto start = std::chrono::steady_clock::now();
   if (o.batch == 0) {
-    Data d(m);
+    Model scratch;
+    const Model& mb = parameters.model_of(m, 0, scratch);
+    Data d(mb);
     TrajectoryWriter& w = file.trajectory();
-    const int64_t contacts = rollout(m, d, o, init, controls, steps, fields, w, &progress);
+    const int64_t contacts = rollout(mb, d, o, init, controls, steps, fields, w, &progress);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    summarize(m, d, contacts, steps, seconds);
+    summarize(mb, d, contacts, steps, seconds);
     write_attributes(w, o);
+    parameters.write_attributes(w, 0, mb);
     w.close();
   } else {
     // Each thread takes the next rollout when it has finished one and streams it to its own group
@@ -280,11 +287,14 @@ int simulate(const Options& o, const ToolContext& ctx) {
     const int threads = std::max(1, std::min(o.threads, rollouts));
     std::vector<Data> data;
     for (int th = 0; th < threads; ++th) data.emplace_back(m);
+    std::vector<Model> models(static_cast<size_t>(threads));  // with --params: rollout b's model
     parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t b) {
+      const Model& mb = parameters.model_of(m, static_cast<int>(b), models[static_cast<size_t>(th)]);
       TrajectoryWriter& w = file.rollout(static_cast<int>(b));
-      rollout(m, data[static_cast<size_t>(th)], o, init,
+      rollout(mb, data[static_cast<size_t>(th)], o, init,
               controls.with_seed_offset(static_cast<int>(b)), steps, fields, w, &progress);
       write_attributes(w, o);
+      parameters.write_attributes(w, static_cast<int>(b), mb);
       w.set_attribute("seed", o.seed + static_cast<int64_t>(b));
       w.close();
     });
@@ -301,7 +311,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
 // the file has it (joco-simulate records it), so a rollout's own qacc is reproduced exactly
 // whatever its integrator; else with the previous row's qacc.
 int evaluate(const Options& o, const ToolContext& ctx) {
-  const Model m = load_model(o.model);
+  Model m = load_model(o.model);
+  const RolloutParameters parameters(m, o.set, "", 0);
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
   const std::vector<std::string> groups = input.trajectory_groups();
   WriterOptions wo;
@@ -393,10 +404,16 @@ int main(int argc, char** argv) {
         app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")
             ->check(CLI::Range(1, 1024));
         app.add_flag("--contacts", o.contacts, "Write the contact table");
+        app.add_option("--set", o.set,
+                       "Model parameter NAME=VALUES by MuJoCo's names, e.g. opt.timestep=0.002, "
+                       "'geom_friction[floor]=0.8 0.005 0.0001' (repeatable)")
+            ->allow_extra_args(false);
+        auto* params = app.add_option(
+            "--params", o.params, "Per-rollout parameters: CSV or HDF5, one row per rollout");
         app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
-        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise);
+        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise)->excludes(params);
       },
       [&](const joco::tools::ToolContext& ctx) {
         return o.evaluate.empty() ? joco::tools::simulate(o, ctx) : joco::tools::evaluate(o, ctx);

@@ -55,6 +55,10 @@ ParameterValue parse_parameter_assignment(const Model& m, std::string_view assig
 void set_parameters(Model& m, std::span<const ParameterValue> values,
                     const std::string& source = "");
 
+// The checks of set_parameters alone, m unchanged (to refuse a bad value before any work starts).
+void check_parameters(const Model& m, std::span<const ParameterValue> values,
+                      const std::string& source = "");
+
 // One row of the table of settable fields (for documentation and --help): the field, the object
 // type its elements are named by, and what changing it recomputes.
 struct SettableField {

@@ -391,10 +391,14 @@ bool has_length_ranges(const Model& m) {
 
 }  // namespace
 
-void set_parameters(Model& m, std::span<const ParameterValue> values, const std::string& source) {
+namespace {
+
+// m with the values written and checked; `flags` gets the union of the fields' flags.
+Model changed_model(const Model& m, std::span<const ParameterValue> values,
+                    const std::string& source, unsigned& flags) {
   const std::string prefix = source.empty() ? "" : source + ": ";
   Model changed = m;
-  unsigned flags = 0;
+  flags = 0;
   for (const ParameterValue& v : values) {
     const ModelParameter& p = v.parameter;
     const Settable* s = settable(p.field);
@@ -419,6 +423,20 @@ void set_parameters(Model& m, std::span<const ParameterValue> values, const std:
   }
   if (flags & kConstants) check_moving_masses(changed, prefix);
   validate_model(changed, source.empty() ? "parameters" : source);
+  return changed;
+}
+
+}  // namespace
+
+void check_parameters(const Model& m, std::span<const ParameterValue> values,
+                      const std::string& source) {
+  unsigned flags = 0;
+  (void)changed_model(m, values, source, flags);
+}
+
+void set_parameters(Model& m, std::span<const ParameterValue> values, const std::string& source) {
+  unsigned flags = 0;
+  Model changed = changed_model(m, values, source, flags);
   if (flags & kConstants) compiler::recompute_constants(changed, m);
   m = std::move(changed);
 }
