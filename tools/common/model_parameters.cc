@@ -110,14 +110,14 @@ void read_hdf5(ParameterTable& t, const Model& m) {
   silence_hdf5();
   H5Handle f = make_in(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                        file + ": cannot open the parameter file");
-  H5Handle g = make_in(H5Gopen2(f.get(), group.c_str(), H5P_DEFAULT), H5Gclose,
-                       t.path + ": no such group");
+  H5Handle g =
+      make_in(H5Gopen2(f.get(), group.c_str(), H5P_DEFAULT), H5Gclose, t.path + ": no such group");
   H5G_info_t info;
   if (H5Gget_info(g.get(), &info) < 0) fail_input(t.path + ": cannot list the group");
   std::vector<std::string> names;
   for (hsize_t i = 0; i < info.nlinks; ++i) {
-    const ssize_t n = H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0,
-                                         H5P_DEFAULT);
+    const ssize_t n =
+        H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
     if (n < 0) fail_input(t.path + ": cannot list the group");
     std::string name(static_cast<size_t>(n), '\0');
     H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
@@ -140,8 +140,8 @@ void read_hdf5(ParameterTable& t, const Model& m) {
     }
     const size_t n = static_cast<size_t>(d.dims[0]);
     if (!columns.empty() && n != rows) {
-      throw InputError(where + ": " + std::to_string(n) + " rows, but " + t.path + "/" +
-                       names[0] + " has " + std::to_string(rows));
+      throw InputError(where + ": " + std::to_string(n) + " rows, but " + t.path + "/" + names[0] +
+                       " has " + std::to_string(rows));
     }
     rows = n;
     std::vector<double> values(n * width);
@@ -217,15 +217,14 @@ RolloutParameters::RolloutParameters(Model& m, const std::vector<std::string>& s
     set_parameters(m, set_, "--set");
   } catch (const InputError& e) {
     throw UsageError(std::string(e.what()).starts_with("--set") ? e.what()
-                                                                 : "--set " + std::string(e.what()));
+                                                                : "--set " + std::string(e.what()));
   }
   if (params_file.empty()) return;
   table_ = ParameterTable::read(params_file, m);
   has_table_ = true;
   const size_t rows = table_.rows.size();
   if (rows != 1 && rows != static_cast<size_t>(std::max(rollouts, 1))) {
-    throw UsageError("--params " + params_file + " has " + std::to_string(rows) +
-                     " rows, but " +
+    throw UsageError("--params " + params_file + " has " + std::to_string(rows) + " rows, but " +
                      (rollouts ? "--batch is " + std::to_string(rollouts)
                                : std::string("there is one rollout (no --batch)")) +
                      ": give one row per rollout, or one row for all");
@@ -241,7 +240,8 @@ const Model& RolloutParameters::model_of(const Model& base, int b, Model& scratc
 }
 
 void RolloutParameters::write_attributes(TrajectoryWriter& w, int b, const Model& model) const {
-  for (const ParameterValue& v : set_) set_values_attribute(w, "param:" + v.parameter.name, v.values);
+  for (const ParameterValue& v : set_)
+    set_values_attribute(w, "param:" + v.parameter.name, v.values);
   if (!has_table_) return;
   const size_t row = table_.rows.size() == 1 ? 0 : static_cast<size_t>(b);
   for (size_t c = 0; c < table_.columns.size(); ++c)
