@@ -15,8 +15,8 @@
 
 #include "common/controls.h"
 #include "common/io.h"
-#include "common/model_parameters.h"
 #include "common/model_input.h"
+#include "common/model_parameters.h"
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "common/tool.h"
@@ -289,7 +289,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
     for (int th = 0; th < threads; ++th) data.emplace_back(m);
     std::vector<Model> models(static_cast<size_t>(threads));  // with --params: rollout b's model
     parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t b) {
-      const Model& mb = parameters.model_of(m, static_cast<int>(b), models[static_cast<size_t>(th)]);
+      const Model& mb =
+          parameters.model_of(m, static_cast<int>(b), models[static_cast<size_t>(th)]);
       TrajectoryWriter& w = file.rollout(static_cast<int>(b));
       rollout(mb, data[static_cast<size_t>(th)], o, init,
               controls.with_seed_offset(static_cast<int>(b)), steps, fields, w, &progress);
@@ -408,8 +409,8 @@ int main(int argc, char** argv) {
                        "Model parameter NAME=VALUES by MuJoCo's names, e.g. opt.timestep=0.002, "
                        "'geom_friction[floor]=0.8 0.005 0.0001' (repeatable)")
             ->allow_extra_args(false);
-        auto* params = app.add_option(
-            "--params", o.params, "Per-rollout parameters: CSV or HDF5, one row per rollout");
+        auto* params = app.add_option("--params", o.params,
+                                      "Per-rollout parameters: CSV or HDF5, one row per rollout");
         app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
