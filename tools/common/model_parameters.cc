@@ -191,7 +191,7 @@ std::string row_source(const ParameterTable& t, size_t row) {
 
 }  // namespace
 
-ParameterTable ParameterTable::read(const std::string& path, const Model& m) {
+ParameterTable ParameterTable::read(const std::string& path, Model& m) {
   ParameterTable t;
   t.path = path;
   if (is_hdf5(path)) {

@@ -21,8 +21,8 @@ struct ParameterTable {
   std::vector<std::vector<std::vector<double>>> rows;  // rows[r][c]: column c's values in row r
 
   // Reads FILE (HDF5 when it has HDF5's signature, else CSV) and checks every row's values against
-  // m (as set_parameters would, without recomputing).
-  static ParameterTable read(const std::string& path, const Model& m);
+  // m (check_parameters: m is left as it was).
+  static ParameterTable read(const std::string& path, Model& m);
 };
 
 // The parameters of a run: --set applied once to the model, --params row b for rollout b.

@@ -49,14 +49,15 @@ ParameterValue parse_parameter_assignment(const Model& m, std::string_view assig
 
 // Writes the values into m, checked as the compiler checks them (finite; ranges ordered; masses,
 // inertias and armatures not negative; moving bodies keep a positive mass and inertia; options
-// as the model's validation wants them), then recomputes once what depends on them. On error m is
-// left as it was. `source` names the origin of the values in messages ("--set", "params.csv row
+// as the model's validation wants them), then recomputes once what depends on them. m is changed in
+// place (no copy of it is made) and left as it was on error. `source` names the origin of the values in messages ("--set", "params.csv row
 // 3").
 void set_parameters(Model& m, std::span<const ParameterValue> values,
                     const std::string& source = "");
 
-// The checks of set_parameters alone, m unchanged (to refuse a bad value before any work starts).
-void check_parameters(const Model& m, std::span<const ParameterValue> values,
+// The checks of set_parameters alone, to refuse a bad value before any work starts: m is changed
+// while they run and left as it was, whatever they find (no copy of the model is made).
+void check_parameters(Model& m, std::span<const ParameterValue> values,
                       const std::string& source = "");
 
 // One row of the table of settable fields (for documentation and --help): the field, the object

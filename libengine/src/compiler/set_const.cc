@@ -316,12 +316,14 @@ void set_const(Model& m, const ModelSpec& spec,
   compute_length_ranges(m, spec);
 }
 
-void recompute_constants(Model& m, const Model& before) {
+DerivedStatistics derived_statistics(const Model& m) {
+  return {m.stat.meaninertia == mean_inertia(m), m.stat.meanmass == mean_mass(m)};
+}
+
+void recompute_constants(Model& m, DerivedStatistics derived) {
   // The mass statistics the compiler derived follow the change; those <statistic> gave (which
   // differ from the derived ones) stay, as the compiler keeps them. The size statistics depend on
   // nothing a parameter changes.
-  const bool inertia_derived = before.stat.meaninertia == mean_inertia(before);
-  const bool mass_derived = before.stat.meanmass == mean_mass(before);
   subtree_masses(m);
   Data d(m);
   std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
@@ -330,8 +332,8 @@ void recompute_constants(Model& m, const Model& before) {
   dof_weights(m, d);
   body_weights(m, d);
   camera_light_references(m, d);
-  if (inertia_derived) m.stat.meaninertia = mean_inertia(m);
-  if (mass_derived) m.stat.meanmass = mean_mass(m);
+  if (derived.meaninertia) m.stat.meaninertia = mean_inertia(m);
+  if (derived.meanmass) m.stat.meanmass = mean_mass(m);
   tendon_and_actuator_references(m, d);
 }
 

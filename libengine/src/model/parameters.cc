@@ -357,7 +357,8 @@ void check_moving_masses(const Model& m, const std::string& source) {
   }
 }
 
-void write_values(Model& m, const ModelParameter& p, std::span<const double> values) {
+// Where p's values are in m, and their bytes.
+std::span<char> value_bytes(Model& m, const ModelParameter& p) {
   void* data = nullptr;
   if (p.element < 0) {
     data = option_field(m, p.field)->data;
@@ -366,14 +367,20 @@ void write_values(Model& m, const ModelParameter& p, std::span<const double> val
       if (p.field == a.name) data = a.data;
     }
   }
+  const size_t size = scalar_size(p.type);
+  return {static_cast<char*>(data) + static_cast<size_t>(p.offset) * size,
+          static_cast<size_t>(p.count) * size};
+}
+
+void write_values(std::span<char> bytes, const ModelParameter& p, std::span<const double> values) {
   for (int i = 0; i < p.count; ++i) {
     const double v = values[static_cast<size_t>(i)];
     switch (p.type) {
-      case ScalarType::kFloat64: static_cast<double*>(data)[p.offset + i] = v; break;
+      case ScalarType::kFloat64: reinterpret_cast<double*>(bytes.data())[i] = v; break;
       case ScalarType::kFloat32:
-        static_cast<float*>(data)[p.offset + i] = static_cast<float>(v);
+        reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(v);
         break;
-      case ScalarType::kInt32: static_cast<int*>(data)[p.offset + i] = static_cast<int>(v); break;
+      case ScalarType::kInt32: reinterpret_cast<int*>(bytes.data())[i] = static_cast<int>(v); break;
       default: throw std::logic_error("parameter of an unsettable type");
     }
   }
@@ -393,12 +400,30 @@ bool has_length_ranges(const Model& m) {
 
 namespace {
 
-// m with the values written and checked; `flags` gets the union of the fields' flags.
-Model changed_model(const Model& m, std::span<const ParameterValue> values,
-                    const std::string& source, unsigned& flags) {
+// The previous bytes of values written into a model, put back unless kept: the model is changed
+// in place (no copy of its arrays, textures and meshes included) and left as it was on error.
+class Restore {
+ public:
+  ~Restore() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it)
+      std::copy(it->second.begin(), it->second.end(), it->first.data());
+  }
+  void save(std::span<char> bytes) {
+    saved_.emplace_back(bytes, std::vector<char>(bytes.begin(), bytes.end()));
+  }
+  void keep() { saved_.clear(); }
+
+ private:
+  std::vector<std::pair<std::span<char>, std::vector<char>>> saved_;
+};
+
+// Writes the values into m and checks them (restored by `restore` unless kept); returns the union
+// of the fields' flags.
+unsigned write_checked(Model& m, std::span<const ParameterValue> values, const std::string& source,
+                       Restore& restore) {
   const std::string prefix = source.empty() ? "" : source + ": ";
-  Model changed = m;
-  flags = 0;
+  const bool length_ranges = has_length_ranges(m);
+  unsigned flags = 0;
   for (const ParameterValue& v : values) {
     const ModelParameter& p = v.parameter;
     const Settable* s = settable(p.field);
@@ -407,38 +432,41 @@ Model changed_model(const Model& m, std::span<const ParameterValue> values,
       fail(prefix + p.name, std::to_string(v.values.size()) + " values given, " +
                                 std::to_string(p.count) + " expected");
     }
-    if ((s->flags & kLengthRange) && has_length_ranges(m)) {
+    if ((s->flags & kLengthRange) && length_ranges) {
       fail(prefix + p.name,
            "the model has actuators with a length range, which the compiler may have found by "
            "a simulation that reads this field and which is not recomputed: change it in the "
            "model file");
     }
     try {
-      check_values(changed, p, *s, v.values);
+      check_values(m, p, *s, v.values);
     } catch (const InputError& e) {
       throw InputError(prefix + e.what());
     }
-    write_values(changed, p, v.values);
+    const std::span<char> bytes = value_bytes(m, p);
+    restore.save(bytes);
+    write_values(bytes, p, v.values);
     flags |= s->flags;
   }
-  if (flags & kConstants) check_moving_masses(changed, prefix);
-  validate_model(changed, source.empty() ? "parameters" : source);
-  return changed;
+  if (flags & kConstants) check_moving_masses(m, prefix);
+  validate_model(m, source.empty() ? "parameters" : source);
+  return flags;
 }
 
 }  // namespace
 
-void check_parameters(const Model& m, std::span<const ParameterValue> values,
-                      const std::string& source) {
-  unsigned flags = 0;
-  (void)changed_model(m, values, source, flags);
+void check_parameters(Model& m, std::span<const ParameterValue> values, const std::string& source) {
+  Restore restore;
+  (void)write_checked(m, values, source, restore);
 }
 
 void set_parameters(Model& m, std::span<const ParameterValue> values, const std::string& source) {
-  unsigned flags = 0;
-  Model changed = changed_model(m, values, source, flags);
-  if (flags & kConstants) compiler::recompute_constants(changed, m);
-  m = std::move(changed);
+  // Which mass statistics the compiler derived, told before the masses change.
+  const compiler::DerivedStatistics derived = compiler::derived_statistics(m);
+  Restore restore;
+  const unsigned flags = write_checked(m, values, source, restore);
+  if (flags & kConstants) compiler::recompute_constants(m, derived);
+  restore.keep();
 }
 
 std::vector<SettableField> settable_fields() {

@@ -84,7 +84,7 @@ TEST(Parameters, RecomputingConstantsOfACompiledModelChangesNothing) {
     SCOPED_TRACE(path);
     const Model m = compile_mjcf_file(test::testdata(path));
     Model again = m;
-    compiler::recompute_constants(again, m);
+    compiler::recompute_constants(again, compiler::derived_statistics(m));
     compared += expect_same_model(m, again);
   }
   EXPECT_GT(compared, 0);
@@ -207,6 +207,12 @@ TEST(Parameters, BadNamesAndValuesAreRefusedNamingThem) {
                                         parse_parameter_assignment(m, "body_mass[ball]=-1")};
   EXPECT_THROW(set_parameters(kept, values), InputError);
   EXPECT_EQ(kept.body_mass[1], m.body_mass[1]);
+  EXPECT_THROW(check_parameters(kept, values), InputError);
+  EXPECT_EQ(kept.body_mass[1], m.body_mass[1]);
+  // check_parameters leaves the model as it was when the values are good too.
+  check_parameters(kept, {values.begin(), 1});
+  EXPECT_EQ(kept.body_mass[1], m.body_mass[1]);
+  EXPECT_GT(expect_same_model(m, kept), 0);
 }
 
 // A model whose actuators have length ranges (which the compiler may have simulated) refuses the
