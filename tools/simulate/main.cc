@@ -366,6 +366,7 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
     all.write(w, o.contacts);
     w.set_attribute("evaluated", o.evaluate);
+    parameters.write_attributes(w, 0, m);
     w.close();
   }
   file.commit();

@@ -78,22 +78,33 @@ TEST(JocoSimulateSet, EqualsTheSameChangeInTheXml) {
             t.read(Field::kQpos).data);
 }
 
-// Writes the sweep's HDF5 parameter file as h5py would: one dataset per column.
-void write_hdf5_params(const std::string& path) {
+struct Column {
+  const char* name;
+  std::vector<double> values;
+  std::vector<hsize_t> dims;
+};
+
+// An HDF5 parameter file as h5py writes one: a dataset per column.
+void write_hdf5(const std::string& path, const std::vector<Column>& columns) {
   const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  auto dataset = [&](const char* name, const std::vector<double>& v, std::vector<hsize_t> dims) {
-    const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  for (const Column& c : columns) {
+    const hid_t space = H5Screate_simple(static_cast<int>(c.dims.size()), c.dims.data(), nullptr);
     const hid_t d =
-        H5Dcreate2(f, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+        H5Dcreate2(f, c.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, c.values.data());
     H5Dclose(d);
     H5Sclose(space);
-  };
-  dataset("body_mass[cart]", {1, 2.5, 4}, {3});
-  dataset("geom_friction[floor]", {0.8, 0.005, 0.0001, 0.3, 0.005, 0.0001, 0.05, 0.001, 0.0001},
-          {3, 3});
-  dataset("opt.gravity", {1, 0, -9.81, 1, 0, -9.81, 1, 0, -9.81}, {3, 3});
+  }
   H5Fclose(f);
+}
+
+// The sweep's HDF5 parameter file.
+void write_hdf5_params(const std::string& path) {
+  write_hdf5(path, {{"body_mass[cart]", {1, 2.5, 4}, {3}},
+                    {"geom_friction[floor]",
+                     {0.8, 0.005, 0.0001, 0.3, 0.005, 0.0001, 0.05, 0.001, 0.0001},
+                     {3, 3}},
+                    {"opt.gravity", {1, 0, -9.81, 1, 0, -9.81, 1, 0, -9.81}, {3, 3}}});
 }
 
 // Rollout b of a --params batch equals a run of the XML with row b's values, on 1 or 2 threads,
@@ -150,6 +161,9 @@ TEST(JocoSimulateParams, BadNamesValuesAndCountsAreUsageErrors) {
   write_text(temp / "negative.csv", "body_mass[cart]\n1\n-1\n");
   write_text(temp / "two.csv", "body_mass[cart]\n1\n2\n");
   write_text(temp / "ragged.csv", "body_mass[cart],opt.timestep\n1\n");
+  write_hdf5(temp / "bad_shape.h5", {{"geom_friction[floor]", {1, 2, 3, 4}, {2, 2}}});
+  write_hdf5(temp / "bad_rows.h5",
+             {{"body_mass[cart]", {1, 2}, {2}}, {"body_mass[pole]", {1, 2, 3}, {3}}});
   const std::string run = "joco-simulate " + kCart + " --steps 5 -o " + temp / "out.h5";
   struct Case {
     std::string args;
@@ -168,6 +182,9 @@ TEST(JocoSimulateParams, BadNamesValuesAndCountsAreUsageErrors) {
       {"--params " + temp / "two.csv", 2, {"2 rows", "no --batch"}},
       {"--params " + temp / "ragged.csv", 3, {"ragged.csv line 2", "1 cells", "2 columns"}},
       {"--params " + temp / "missing.csv", 3, {"missing.csv", "cannot open"}},
+      {"--params " + temp / "bad_shape.h5" + " --batch 2", 2, {"shape (2, 2)", "expected (B, 3)"}},
+      {"--params " + temp / "bad_rows.h5" + " --batch 2", 3, {"3 rows", "has 2"}},
+      {"--params " + temp / "two.csv" + " --evaluate " + temp / "out.h5", 2, {"--params"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
