@@ -214,7 +214,7 @@ RolloutParameters::RolloutParameters(Model& m, const std::vector<std::string>& s
                                      const std::string& params_file, int rollouts) {
   try {
     for (const std::string& s : set) set_.push_back(parse_parameter_assignment(m, s));
-    set_parameters(m, set_, "--set");
+    if (!set_.empty()) set_parameters(m, set_, "--set");
   } catch (const InputError& e) {
     throw UsageError(std::string(e.what()).starts_with("--set") ? e.what()
                                                                 : "--set " + std::string(e.what()));
