@@ -87,6 +87,17 @@ void write_attribute(hid_t obj, const std::string& name, hid_t file_type, hid_t 
     fail_write("cannot write attribute " + name + " of " + where);
 }
 
+void write_doubles_attribute(hid_t obj, const std::string& name, std::span<const double> values,
+                             const std::string& where) {
+  if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
+  H5Handle space = simple_space({static_cast<hsize_t>(values.size())});
+  H5Handle a = make_out(
+      H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose, "cannot write attribute " + name + " of " + where);
+  if (H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()) < 0)
+    fail_write("cannot write attribute " + name + " of " + where);
+}
+
 void write_string_attribute(hid_t obj, const std::string& name, const std::string& value,
                             const std::string& where) {
   H5Handle t = utf8_string_type();

@@ -97,6 +97,10 @@ void write_u64_attribute(hid_t obj, const std::string& name, uint64_t value,
 void write_double_attribute(hid_t obj, const std::string& name, double value,
                             const std::string& where);
 
+// A one-dimensional float64 attribute, replaced when present.
+void write_doubles_attribute(hid_t obj, const std::string& name, std::span<const double> values,
+                             const std::string& where);
+
 // Small contiguous one-dimensional datasets (the names and maps of /model).
 void write_string_dataset(hid_t parent, const char* name, const std::vector<std::string>& values,
                           const std::string& where);

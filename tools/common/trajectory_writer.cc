@@ -401,6 +401,12 @@ void TrajectoryWriter::set_attribute(const std::string& name, double value) {
   write_double_attribute(impl_->group.get(), name, value, impl_->where());
 }
 
+void TrajectoryWriter::set_attribute(const std::string& name, std::span<const double> values) {
+  impl_->check_open();
+  std::lock_guard<std::mutex> lock(*impl_->hdf5);
+  write_doubles_attribute(impl_->group.get(), name, values, impl_->where());
+}
+
 size_t TrajectoryWriter::rows(Field f) const {
   const int i = static_cast<int>(f);
   return impl_->columns[i] ? impl_->columns[i]->rows() : impl_->zero_width_rows[i];

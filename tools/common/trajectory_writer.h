@@ -92,6 +92,8 @@ class TrajectoryWriter {
   }
   void set_attribute(const std::string& name, int64_t value);
   void set_attribute(const std::string& name, double value);
+  // A one-dimensional float64 attribute.
+  void set_attribute(const std::string& name, std::span<const double> values);
 
   // Rows appended so far to a field (including rows still buffered).
   size_t rows(Field f) const;

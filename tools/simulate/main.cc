@@ -1,6 +1,6 @@
 // joco-simulate MODEL [-o OUT.h5] [--steps N] [--ctrl FILE.h5 | --ctrl-noise S [--seed K]]
 //               [--init KEY|FILE.h5[:/group]] [--init-row R] [--batch B --threads T] [--contacts]
-//               [--record LIST] [--every N] [--strict]
+//               [--record LIST] [--every N] [--set NAME=VALUES]... [--params FILE] [--strict]
 // joco-simulate MODEL --evaluate STATES.h5 [-o OUT.h5] [--threads T] [--record LIST]
 //
 // Rollouts of a model, written as HDF5 trajectories (schemas/trajectory.md): row t holds the state
@@ -16,6 +16,7 @@
 #include "common/controls.h"
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/model_parameters.h"
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "common/tool.h"
@@ -74,7 +75,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int simulate(const Options& o, const ToolContext& ctx) {
   refuse_binary_to_terminal(o.output);  // before the work
-  const Model m = load_model(o.model);
+  Model m = load_model(o.model);
+  // --set applied to m; --params checked, every row, before the first rollout.
+  const RolloutParameters parameters(m, o.set, o.params, o.batch);
   // Every rollout's inputs, read before the threads start (HDF5 is not thread-safe).
   const RolloutInputs inputs(m, o);
   const Recorder record = recorder(m, o, inputs.controls_from_file());
@@ -90,34 +93,41 @@ int simulate(const Options& o, const ToolContext& ctx) {
   Progress progress("simulating", total_rows, !ctx.quiet());
   const auto start = std::chrono::steady_clock::now();
   if (o.batch == 0) {
-    Data d(m);
+    Model scratch;
+    const Model& mb = parameters.model_of(m, 0, scratch);
+    Data d(mb);
     TrajectoryWriter& w = file.trajectory();
-    const RolloutStats stats = rollout(m, d, o, inputs.initial_state(0), inputs.controls(0),
+    const RolloutStats stats = rollout(mb, d, o, inputs.initial_state(0), inputs.controls(0),
                                        inputs.steps(0), record, w, &progress);
-    summarize_rollout(m, d, stats, seconds_since(start));
+    summarize_rollout(mb, d, stats, seconds_since(start));
     write_attributes(w, o, inputs, 0);
+    parameters.write_attributes(w, 0, mb);
     w.close();
   } else {
-    // The Model of rollout b run on thread th: the same for all (per-rollout parameters plug in
-    // here, with a copy of the model per thread).
-    const auto model_of = [&](int /*b*/, int /*th*/) -> const Model& { return m; };
-    // Where rollout b's group is written: /rollout_b of the output file.
-    const auto group_of = [&](int b) -> TrajectoryWriter& { return file.rollout(b); };
-
     // Each thread takes the next rollout when it has finished one and streams it to its group
     // (one Data each); the file's writers share a lock around HDF5 and compress outside it, so
     // memory is bounded by the rollouts in flight and writing runs in parallel too.
     const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(runs.size())));
+    // The Model of rollout b run on thread th: m with --params row b applied, in the thread's copy
+    // (m itself without --params). A thread's Data serves every copy: the sizes are the same.
+    std::vector<Model> models(static_cast<size_t>(threads));
+    const auto model_of = [&](int b, int th) -> const Model& {
+      return parameters.model_of(m, b, models[static_cast<size_t>(th)]);
+    };
+    // Where rollout b's group is written: /rollout_b of the output file.
+    const auto group_of = [&](int b) -> TrajectoryWriter& { return file.rollout(b); };
     std::vector<Data> data;
     for (int th = 0; th < threads; ++th) data.emplace_back(m);
     std::vector<RolloutStats> stats(static_cast<size_t>(threads));
     parallel_for(runs.size(), threads, [&](int th, size_t i) {
       const int b = runs[i];
       TrajectoryWriter& w = group_of(b);
+      const Model& mb = model_of(b, th);
       stats[static_cast<size_t>(th)] +=
-          rollout(model_of(b, th), data[static_cast<size_t>(th)], o, inputs.initial_state(b),
-                  inputs.controls(b), inputs.steps(b), record, w, &progress);
+          rollout(mb, data[static_cast<size_t>(th)], o, inputs.initial_state(b), inputs.controls(b),
+                  inputs.steps(b), record, w, &progress);
       write_attributes(w, o, inputs, b);
+      parameters.write_attributes(w, b, mb);
       w.close();
     });
     RolloutStats all;
@@ -136,7 +146,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
 // whatever its integrator; else with the previous row's qacc.
 int evaluate(const Options& o, const ToolContext& ctx) {
   refuse_binary_to_terminal(o.output);  // before the work
-  const Model m = load_model(o.model);
+  Model m = load_model(o.model);
+  const RolloutParameters parameters(m, o.set, "", 0);  // --set applied to m
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
   const std::vector<std::string> groups = input.trajectory_groups();
   TrajectoryFileWriter file(o.output, m, writer_options(m, ctx));
@@ -180,6 +191,7 @@ int evaluate(const Options& o, const ToolContext& ctx) {
     TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
     all.write(record, w, o.contacts);
     w.set_attribute("evaluated", o.evaluate);
+    parameters.write_attributes(w, 0, m);
     w.close();
   }
   file.commit();
@@ -224,10 +236,17 @@ int main(int argc, char** argv) {
                        "always; 'default' for the default set): qpos,qvel,xpos,sensordata,...");
         auto* every = app.add_option("--every", o.every, "Write every Nth row (rows 0, N, 2N, ...)")
                           ->check(CLI::PositiveNumber);
+        app.add_option("--set", o.set,
+                       "Model parameter NAME=VALUES by MuJoCo's names, e.g. opt.timestep=0.002, "
+                       "'geom_friction[floor]=0.8 0.005 0.0001' (repeatable)")
+            ->allow_extra_args(false);
+        auto* params = app.add_option("--params", o.params,
+                                      "Per-rollout parameters: CSV or HDF5, one row per rollout");
         app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
-        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise)->excludes(every);
+        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise)->excludes(every)->excludes(
+            params);
       },
       [&](const joco::tools::ToolContext& ctx) {
         return o.evaluate.empty() ? joco::tools::simulate(o, ctx) : joco::tools::evaluate(o, ctx);

@@ -3,11 +3,14 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace joco::tools {
 
 struct Options {
   std::string model, output = "-", ctrl, init, evaluate;
+  std::vector<std::string> set;  // --set NAME=VALUES
+  std::string params;            // --params FILE
   int64_t steps = -1;
   double ctrl_noise = 0;
   int64_t seed = 0;

@@ -204,14 +204,22 @@ void equality_references(Model& m, const Data& d) {
 
 // Model statistics at qpos0 (what <statistic> can override): mean diagonal of M, mean body mass,
 // mean body size, and the bounding box of the model (bodies, sites and geoms).
-void statistics(Model& m, const Data& d, const StatisticSettings& given) {
-  Statistic& stat = m.stat;
+// The mean diagonal of M at qpos0 (dof_M0 is that diagonal) and the mean body mass.
+double mean_inertia(const Model& m) {
   double trace = 0;
-  for (int i = 0; i < m.nv; ++i) trace += d.qM[m.dof_Madr[i]];
-  stat.meaninertia = m.nv ? trace / m.nv : 1;
+  for (int i = 0; i < m.nv; ++i) trace += m.dof_M0[i];
+  return m.nv ? trace / m.nv : 1;
+}
+double mean_mass(const Model& m) {
   double mass = 0;
   for (int b = 1; b < m.nbody; ++b) mass += m.body_mass[b];
-  stat.meanmass = m.nbody > 1 ? mass / (m.nbody - 1) : 1;
+  return m.nbody > 1 ? mass / (m.nbody - 1) : 1;
+}
+
+void statistics(Model& m, const Data& d, const StatisticSettings& given) {
+  Statistic& stat = m.stat;
+  stat.meaninertia = mean_inertia(m);
+  stat.meanmass = mean_mass(m);
   // A body's size: how far the joint anchors that connect it (its own joints, and those of its
   // children, which also hinge on it) and its geoms (with their bounding spheres) reach from its
   // centre of mass.
@@ -306,6 +314,27 @@ void set_const(Model& m, const ModelSpec& spec,
   statistics(m, d, spec.statistic);
   tendon_and_actuator_references(m, d);
   compute_length_ranges(m, spec);
+}
+
+DerivedStatistics derived_statistics(const Model& m) {
+  return {m.stat.meaninertia == mean_inertia(m), m.stat.meanmass == mean_mass(m)};
+}
+
+void recompute_constants(Model& m, DerivedStatistics derived) {
+  // The mass statistics the compiler derived follow the change; those <statistic> gave (which
+  // differ from the derived ones) stay, as the compiler keeps them. The size statistics depend on
+  // nothing a parameter changes.
+  subtree_masses(m);
+  Data d(m);
+  std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
+  diagonal_inertia(m, d);
+  evaluate_position(m, d);
+  dof_weights(m, d);
+  body_weights(m, d);
+  camera_light_references(m, d);
+  if (derived.meaninertia) m.stat.meaninertia = mean_inertia(m);
+  if (derived.meanmass) m.stat.meanmass = mean_mass(m);
+  tendon_and_actuator_references(m, d);
 }
 
 }  // namespace joco::compiler

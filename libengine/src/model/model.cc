@@ -240,7 +240,16 @@ Model::Model(const ModelSizes& sizes)
 Model::Model(const Model& other) : ModelSizes(other) { copy_from(other); }
 
 Model& Model::operator=(const Model& other) {
-  if (this != &other) {
+  if (this != &other && buffer_ && std::memcmp(static_cast<const ModelSizes*>(this),
+                                               static_cast<const ModelSizes*>(&other),
+                                               sizeof(ModelSizes)) == 0) {
+    // The same sizes: the same layout, so the arrays are copied into the buffer there is (a batch
+    // copies its model once per rollout, joco-simulate --params).
+    opt = other.opt;
+    vis = other.vis;
+    stat = other.stat;
+    std::memcpy(buffer_, other.buffer_, buffer_bytes_);
+  } else if (this != &other) {
     release();
     static_cast<ModelSizes&>(*this) = other;
     copy_from(other);

@@ -77,3 +77,28 @@ TEST(Model, DefaultOptionsAreMuJoCos) {
 
 }  // namespace
 }  // namespace joco
+
+namespace joco {
+namespace {
+
+// Copying a model into one of the same sizes reuses its buffer (a batch copies its model once per
+// rollout) and copies every byte; other sizes reallocate.
+TEST(Model, CopyAssignBetweenEqualSizesReusesTheBuffer) {
+  const Model source = test::pendulum_model();
+  Model target = source;
+  target.body_mass[1] = 42;
+  target.opt.timestep = 0.5;
+  const double* buffer = target.body_mass;
+  target = source;
+  EXPECT_EQ(target.body_mass, buffer);
+  EXPECT_EQ(target.body_mass[1], source.body_mass[1]);
+  EXPECT_EQ(target.opt.timestep, source.opt.timestep);
+  for (const ArrayField& f : target.arrays()) EXPECT_NE(f.data, nullptr) << f.name;
+  Model empty;
+  empty = source;
+  EXPECT_EQ(empty.nbody, source.nbody);
+  EXPECT_EQ(empty.body_mass[1], source.body_mass[1]);
+}
+
+}  // namespace
+}  // namespace joco
