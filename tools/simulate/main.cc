@@ -23,6 +23,7 @@
 #include "joco/error.h"
 #include "joco/forward.h"
 #include "joco/state.h"
+#include "simulate/distribute.h"
 
 namespace joco::tools {
 namespace {
@@ -37,6 +38,7 @@ struct Options {
   int threads = 1;
   bool contacts = false;
   bool strict = false;
+  DistributeOptions distribute;  // --shard, --join, --self-contained
 };
 
 // The fields every row records, in the order written.
@@ -244,7 +246,10 @@ void write_attributes(TrajectoryWriter& w, const Options& o) {
   if (!o.init.empty()) w.set_attribute("init", o.init);
 }
 
-int simulate(const Options& o, const ToolContext& ctx) {
+int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
+  // The global rollout indices this process runs (all, a --shard part, an MPI rank's part) and
+  // the file it writes them to.
+  const RolloutPlan plan = dist.plan(o.batch, o.distribute, o.output);
   const Model m = load_model(o.model);
   ControlSource controls;
   if (!o.ctrl.empty()) {
@@ -260,8 +265,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
   wo.model_name = std::string(m.model_name());
   wo.creator = ctx.name + " " JOCO_VERSION;
   wo.command = command_line();
-  TrajectoryFileWriter file(o.output, m, wo);
-  const int rollouts = std::max(o.batch, 1);
+  TrajectoryFileWriter file(plan.path, m, wo);
+  const int rollouts = plan.range.count;
   Progress progress("simulating", rollouts * (steps + 1), !ctx.quiet());
   const auto start = std::chrono::steady_clock::now();
   if (o.batch == 0) {
@@ -280,10 +285,11 @@ int simulate(const Options& o, const ToolContext& ctx) {
     const int threads = std::max(1, std::min(o.threads, rollouts));
     std::vector<Data> data;
     for (int th = 0; th < threads; ++th) data.emplace_back(m);
-    parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t b) {
-      TrajectoryWriter& w = file.rollout(static_cast<int>(b));
-      rollout(m, data[static_cast<size_t>(th)], o, init,
-              controls.with_seed_offset(static_cast<int>(b)), steps, fields, w, &progress);
+    parallel_for(static_cast<size_t>(rollouts), threads, [&](int th, size_t i) {
+      const int b = plan.range.first + static_cast<int>(i);
+      TrajectoryWriter& w = file.rollout(b);
+      rollout(m, data[static_cast<size_t>(th)], o, init, controls.with_seed_offset(b), steps,
+              fields, w, &progress);
       write_attributes(w, o);
       w.set_attribute("seed", o.seed + static_cast<int64_t>(b));
       w.close();
@@ -292,7 +298,7 @@ int simulate(const Options& o, const ToolContext& ctx) {
   progress.finish();
   file.commit();
   spdlog::info("{} rollout(s) of {} steps written to {}", rollouts, steps,
-               display_name(o.output, true));
+               display_name(plan.path, true));
   return kExitOk;
 }
 
@@ -300,7 +306,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
 // warm-starts the constraint solver as TrajectoryStates says: with the row's qacc_warmstart where
 // the file has it (joco-simulate records it), so a rollout's own qacc is reproduced exactly
 // whatever its integrator; else with the previous row's qacc.
-int evaluate(const Options& o, const ToolContext& ctx) {
+int evaluate(const Options& o, const ToolContext& ctx, const Distribution& dist) {
+  dist.require_single_process(o.distribute, "--evaluate");
   const Model m = load_model(o.model);
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
   const std::vector<std::string> groups = input.trajectory_groups();
@@ -364,11 +371,12 @@ int evaluate(const Options& o, const ToolContext& ctx) {
 }  // namespace joco::tools
 
 int main(int argc, char** argv) {
+  joco::tools::Distribution dist(argc, argv);  // joins the MPI world under mpirun
   joco::tools::Options o;
-  return joco::tools::run_tool(
+  const int code = joco::tools::run_tool(
       argc, argv, "joco-simulate", "Simulate a model and write its trajectory as HDF5.",
       [&](CLI::App& app) {
-        joco::tools::add_model_argument(app, o.model);
+        auto* model = joco::tools::add_model_argument(app, o.model);
         app.add_option("-o,--output", o.output,
                        "Output HDF5 file (- for standard output, the default)");
         app.add_option("--steps", o.steps,
@@ -397,8 +405,12 @@ int main(int argc, char** argv) {
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
         evaluate->excludes(batch)->excludes(ctrl)->excludes(noise);
+        joco::tools::add_distribute_options(app, o.distribute, model);
       },
       [&](const joco::tools::ToolContext& ctx) {
-        return o.evaluate.empty() ? joco::tools::simulate(o, ctx) : joco::tools::evaluate(o, ctx);
+        if (!o.distribute.join.empty()) return dist.join(o.distribute, o.output);
+        return o.evaluate.empty() ? joco::tools::simulate(o, ctx, dist)
+                                  : joco::tools::evaluate(o, ctx, dist);
       });
+  return dist.finish(code);
 }
