@@ -181,8 +181,10 @@ struct TrajectoryWriter::Impl {
   WriterOptions options;
   std::mutex* hdf5 = nullptr;  // the file's lock around HDF5 calls
   std::string prefix_text;     // prefix(), made once
-  std::array<std::optional<Column>, kFieldCount> columns;
-  std::array<size_t, kFieldCount> zero_width_rows{};  // rows of fields not stored (zero wide)
+  // Made on first use, on the heap: a closed writer, kept by its file, is a few hundred bytes.
+  std::array<std::unique_ptr<Column>, kFieldCount> columns;
+  // Rows of the fields without a column: not stored (zero wide), or written and closed.
+  std::array<size_t, kFieldCount> zero_width_rows{};
   std::array<bool, kFieldCount> zero_width_used{};
   H5Handle contact_group;
   std::string contact_where;             // prefix() + "/contact"
@@ -239,8 +241,8 @@ void TrajectoryWriter::append(Field f, std::span<const double> values, size_t ro
       for (size_t d : field_row_shape(f, w.sizes)) inner.push_back(d);
     }
     std::lock_guard<std::mutex> lock(*w.hdf5);
-    w.columns[i] = make_column(w.group.get(), info.name, std::move(inner), info.stored, w.options,
-                               w.hdf5, w.prefix());
+    w.columns[i] = std::make_unique<Column>(make_column(
+        w.group.get(), info.name, std::move(inner), info.stored, w.options, w.hdf5, w.prefix()));
   }
   append_column(*w.columns[i], values.data(), rows, w.prefix());
 }
@@ -466,13 +468,16 @@ void TrajectoryWriter::close() {
   w.contact_group.reset();
   if (!w.group.close()) fail_write("cannot write " + w.where());
   w.closed = true;
-  // A closed group holds no buffers: a file of many rollouts costs memory only for those open.
-  const auto release = [](Column& c) { std::vector<double>().swap(c.buffer); };
-  for (auto& c : w.columns) {
-    if (c) release(*c);
+  // A closed group keeps only its row counts (a few hundred bytes, no buffers, no columns): a
+  // file of many rollouts costs memory only for those open, whatever the number written.
+  for (size_t i = 0; i < w.columns.size(); ++i) {
+    if (!w.columns[i]) continue;
+    w.zero_width_rows[i] = w.columns[i]->rows();
+    w.columns[i].reset();
   }
-  for (Column& c : w.contact_columns) release(c);
-  for (auto& [name, c] : w.extras) release(c);
+  std::vector<Column>().swap(w.contact_columns);
+  w.extras.clear();
+  w.pending_attributes.clear();
 }
 
 size_t TrajectoryWriter::buffered_bytes() const {
