@@ -315,6 +315,15 @@ TEST(Distribute, MpiRanksGiveTheBatchBitForBit) {
   EXPECT_NE(r.exit_code, 0);
   expect_contains(r.err, {"--batch B"});
   EXPECT_FALSE(fs::exists(dir + "/x.h5"));
+
+  // Rank 1 cannot write its part (a directory has its name): the run fails with rank 1's exit
+  // code 4, rank 0 removes its part, and no output appears.
+  fs::create_directory(dir + "/fail.rank1of2.h5");
+  r = test::run(mpirun + "2 " + batch_command("-o " + dir + "/fail.h5"));
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  expect_contains(r.err, {"fail.rank1of2.h5"});
+  EXPECT_FALSE(fs::exists(dir + "/fail.h5"));
+  EXPECT_FALSE(fs::exists(dir + "/fail.rank0of2.h5"));
 }
 
 }  // namespace
