@@ -1,64 +1,99 @@
 #!/usr/bin/env bash
-# Section "batch" of scripts/bench: joco-simulate --batch throughput on 1 and 2 threads, HDF5
-# writing included, and peak memory against the number of steps.
+# Section "batch" of scripts/bench: joco-simulate --batch throughput on 1 and 2 threads and on 1
+# and 2 MPI ranks, HDF5 writing included, and peak memory against the number of steps and against
+# the number of rollouts.
 . "$(dirname "$0")/lib.sh"
 
 need "$TOOLS/joco-simulate" "$TOOLS/joco-compile" /usr/bin/time
 BATCH=16
 models="humanoid=testdata/mujoco/model/humanoid/humanoid.xml=4000
 anymal_c=testdata/real/anybotics_anymal_c/scene.xml=4000"
+# MPI rows when joco-simulate was built with MPI (JOCO_MPI) and mpirun is there.
+mpi=
+if grep -q '^JOCO_MPI:BOOL=ON' build/CMakeCache.txt 2>/dev/null && command -v mpirun >/dev/null; then
+  mpi=(mpirun)
+  [[ $(id -u) -eq 0 ]] && mpi+=(--allow-run-as-root)
+fi
 
-# run NAME THREADS STEPS ROUND: one batch, "wall user+sys peak_KiB" appended to $TMP/NAME.tTHREADS
+# run NAME THREADS STEPS RANKS ROUND: one batch, "wall user+sys peak_KiB" appended to
+# $TMP/NAME.tTHREADS, or with RANKS > 0 under mpirun -np RANKS to $TMP/NAME.rRANKS (user+sys then
+# counts every rank, peak RSS is the largest process's).
 run() {
-  local name=$1 threads=$2 steps=$3 out
-  out=$(/usr/bin/time -f "%e %U %S %M" "$TOOLS/joco-simulate" "$TMP/$name.jmb" --batch "$BATCH" \
-    --steps "$steps" --ctrl-noise 0.1 --threads "$threads" -o "$TMP/out.h5" -q 2>&1 >/dev/null |
-    tail -1)
-  awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' <<<"$out" >>"$TMP/$name.t$threads"
-  rm -f "$TMP/out.h5"
+  local name=$1 threads=$2 steps=$3 ranks=$4 out launch=() file=$TMP/$1.t$2
+  if ((ranks > 0)); then
+    launch=("${mpi[@]}" -np "$ranks")
+    file=$TMP/$name.r$ranks
+  fi
+  out=$(/usr/bin/time -f "%e %U %S %M" "${launch[@]}" "$TOOLS/joco-simulate" "$TMP/$name.jmb" \
+    --batch "$BATCH" --steps "$steps" --ctrl-noise 0.1 --threads "$threads" -o "$TMP/out.h5" -q \
+    2>&1 >/dev/null | tail -1)
+  awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' <<<"$out" >>"$file"
+  rm -f "$TMP"/out*.h5
+}
+
+# row MODEL STEPS LABEL FILE: a table row from a file of run's lines; sets `wall` to the median.
+row() {
+  local f=$4 rate cpu rss
+  wall=$(col 1 <"$f" | median)
+  rate=$(awk -v w="$wall" -v b="$BATCH" 'BEGIN {printf "%.2f", b / w}')
+  cpu=$(col 2 <"$f" | awk -v b="$BATCH" '{print $1 / b}' | med %.3f)
+  rss=$(col 3 <"$f" | awk '{print $1 / 1024}' | med %.0f)
+  echo "| $1 | $2 | $3 | $(col 1 <"$f" | med %.2f) | $rate | $cpu | $rss |"
 }
 
 echo "## Batch rollouts (joco-simulate --batch $BATCH, HDF5 writing included)"
 echo
 echo "Wall time of a whole batch (model loading and the compressed HDF5 file included) on 1 and 2"
-echo "threads, alternating, median (min-max) of $REPS rounds; CPU is user + system time per rollout"
-echo "(equal on 1 and 2 threads when the work is parallel). Peak RSS from /usr/bin/time."
+echo "threads, and on 1 and 2 MPI ranks of one thread (\`mpirun -np N\`, its start and the ranks' files"
+echo "joined into one included), alternating, median (min-max) of $REPS rounds; CPU is user + system"
+echo "time per rollout (equal on 1 and 2 when the work is parallel). Peak RSS from /usr/bin/time."
 echo
-echo "| model | steps | threads | wall s | rollouts/s | CPU s per rollout | peak RSS MiB |"
+echo "| model | steps | threads / ranks | wall s | rollouts/s | CPU s per rollout | peak RSS MiB |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 ratios=()
 while IFS== read -r name path steps; do
   progress "$name: $REPS rounds of 1 and 2 threads, $BATCH x $steps steps"
   "$TOOLS/joco-compile" "$path" -o "$TMP/$name.jmb" -q
-  one="run $name 1 $steps" two="run $name 2 $steps"
+  one="run $name 1 $steps 0" two="run $name 2 $steps 0"
   alternate "$REPS" "$one" "$two"
-  declare -A wall
-  for t in 1 2; do
-    f=$TMP/$name.t$t
-    wall[$t]=$(col 1 <"$f" | median)
-    rate=$(awk -v w="${wall[$t]}" -v b="$BATCH" 'BEGIN {printf "%.2f", b / w}')
-    cpu=$(col 2 <"$f" | awk -v b="$BATCH" '{print $1 / b}' | med %.3f)
-    rss=$(col 3 <"$f" | awk '{print $1 / 1024}' | med %.0f)
-    echo "| $name | $steps | $t | $(col 1 <"$f" | med %.2f) | $rate | $cpu | $rss |"
-  done
-  ratios+=("$name $(ratio "${wall[1]}" "${wall[2]}")")
+  row "$name" "$steps" "1 thread" "$TMP/$name.t1"
+  one_wall=$wall
+  row "$name" "$steps" "2 threads" "$TMP/$name.t2"
+  ratios+=("$name: throughput on 2 threads / 1 thread=$(ratio "$one_wall" "$wall")")
 done <<<"$models"
+if [[ -n $mpi ]]; then
+  name=humanoid steps=4000
+  progress "$name: $REPS rounds of 1 and 2 MPI ranks, $BATCH x $steps steps"
+  one="run $name 1 $steps 1" two="run $name 1 $steps 2"
+  alternate "$REPS" "$one" "$two"
+  row "$name" "$steps" "1 rank" "$TMP/$name.r1"
+  one_wall=$wall
+  row "$name" "$steps" "2 ranks" "$TMP/$name.r2"
+  ratios+=("$name: throughput on 2 MPI ranks / 1 rank=$(ratio "$one_wall" "$wall")")
+else
+  ratios+=("humanoid: throughput on 2 MPI ranks / 1 rank=n/a (joco-simulate built without MPI, or no mpirun)")
+fi
 
-# Peak memory against the length of the rollouts: streaming keeps it bounded by the threads.
-progress "humanoid: peak RSS at 10,000 and 100,000 steps (2 rollouts, 2 threads)"
-rss_of() {
-  /usr/bin/time -f %M "$TOOLS/joco-simulate" "$TMP/humanoid.jmb" --batch 2 --steps "$1" \
+# Peak memory: streaming keeps it bounded by the threads, whatever the length of the rollouts or
+# their number.
+rss_of() {  # rss_of ROLLOUTS STEPS
+  /usr/bin/time -f %M "$TOOLS/joco-simulate" "$TMP/humanoid.jmb" --batch "$1" --steps "$2" \
     --ctrl-noise 0.1 --threads 2 -o "$TMP/out.h5" -q 2>&1 >/dev/null | tail -1
   rm -f "$TMP/out.h5"
 }
-short=$(rss_of 10000)
-long=$(rss_of 100000)
+progress "humanoid: peak RSS at 10,000 and 100,000 steps (2 rollouts, 2 threads)"
+short=$(rss_of 2 10000)
+long=$(rss_of 2 100000)
+progress "humanoid: peak RSS of 100 and 1,000 rollouts of 50 steps (2 threads)"
+few=$(rss_of 100 50)
+many=$(rss_of 1000 50)
 echo
 echo "| goal | value | goal met |"
 echo "| --- | --- | --- |"
 for r in "${ratios[@]}"; do
-  read -r name x <<<"$r"
-  echo "| $name: throughput on 2 threads / 1 thread >= 1.9 | $x | $(met "$x" ">=" 1.9) |"
+  echo "| ${r%%=*} >= 1.9 | ${r#*=} | $(met "${r#*=}" ">=" 1.9) |"
 done
 growth=$(ratio "$long" "$short")
 echo "| humanoid, 2 x 100,000 steps: peak RSS / at 10,000 steps <= 1.1 (bounded) | $growth ($(fmt "$long" %.0f) / $(fmt "$short" %.0f) KiB) | $(met "$growth" "<=" 1.1) |"
+growth=$(ratio "$many" "$few")
+echo "| humanoid, 1,000 x 50 steps: peak RSS / of 100 rollouts <= 1.1 (bounded) | $growth ($(fmt "$many" %.0f) / $(fmt "$few" %.0f) KiB) | $(met "$growth" "<=" 1.1) |"

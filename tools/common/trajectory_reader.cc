@@ -484,7 +484,27 @@ std::vector<std::string> TrajectoryInput::rollout_groups() const {
   std::sort(found.begin(), found.end());
   std::vector<std::string> groups;
   for (auto& [index, name] : found) {
-    if (has_object(root, name, H5I_GROUP)) groups.push_back(std::move(name));
+    if (has_object(root, name, H5I_GROUP)) {
+      groups.push_back(std::move(name));
+      continue;
+    }
+    // A joined file's rollout is an external link to another file (joco-simulate --join): one that
+    // leads nowhere is an error, not a rollout less.
+    H5L_info_t info;
+    if (H5Lget_info(root, name.c_str(), &info, H5P_DEFAULT) >= 0 &&
+        info.type == H5L_TYPE_EXTERNAL) {
+      std::vector<char> value(info.u.val_size);
+      const char *target = nullptr, *object = nullptr;
+      unsigned flags = 0;
+      if (H5Lget_val(root, name.c_str(), value.data(), value.size(), H5P_DEFAULT) >= 0 &&
+          H5Lunpack_elink_val(value.data(), value.size(), &flags, &target, &object) >= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        throw InputError(file_->where(name) + ": links to " + target + ":" + object +
+                         ", which cannot be opened (looked for beside " + file_->name +
+                         " and in the current directory; joined files keep their shards)");
+      }
+    }
+    H5Eclear2(H5E_DEFAULT);
   }
   return groups;
 }

@@ -22,6 +22,7 @@
 #include "common/tool.h"
 #include "common/trajectory.h"
 #include "joco/forward.h"
+#include "simulate/distribute.h"
 #include "simulate/inputs.h"
 #include "simulate/options.h"
 #include "simulate/record.h"
@@ -73,21 +74,23 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int simulate(const Options& o, const ToolContext& ctx) {
+int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
   refuse_binary_to_terminal(o.output);  // before the work
+  // The global rollout indices this process runs (all, a --shard part, an MPI rank's part) and
+  // the file it writes them to.
+  const RolloutPlan plan = dist.plan(o.batch, o.distribute, o.output);
   Model m = load_model(o.model);
   // --set applied to m; --params checked, every row, before the first rollout.
   const RolloutParameters parameters(m, o.set, o.params, o.batch);
   // Every rollout's inputs, read before the threads start (HDF5 is not thread-safe).
   const RolloutInputs inputs(m, o);
   const Recorder record = recorder(m, o, inputs.controls_from_file());
-  TrajectoryFileWriter file(o.output, m, writer_options(m, ctx));
+  TrajectoryFileWriter file(plan.path, m, writer_options(m, ctx));
   // A rollout is named by its global index b in [0, B): b alone decides its inputs (init group b,
   // controls group b, noise seed + b), so its result does not depend on which thread or process
   // runs it. The rollouts this process runs: all of them (a share of them under MPI or --shard).
-  const int rollouts = std::max(o.batch, 1);
-  std::vector<int> runs(static_cast<size_t>(rollouts));
-  for (int b = 0; b < rollouts; ++b) runs[static_cast<size_t>(b)] = b;
+  std::vector<int> runs(static_cast<size_t>(plan.range.count));
+  for (int i = 0; i < plan.range.count; ++i) runs[static_cast<size_t>(i)] = plan.range.first + i;
   int64_t total_rows = 0;
   for (int b : runs) total_rows += inputs.steps(b) + 1;
   Progress progress("simulating", total_rows, !ctx.quiet());
@@ -136,7 +139,7 @@ int simulate(const Options& o, const ToolContext& ctx) {
   }
   progress.finish();
   file.commit();
-  spdlog::info("{} rollout(s) written to {}", runs.size(), display_name(o.output, true));
+  spdlog::info("{} rollout(s) written to {}", runs.size(), display_name(plan.path, true));
   return kExitOk;
 }
 
@@ -144,7 +147,8 @@ int simulate(const Options& o, const ToolContext& ctx) {
 // warm-starts the constraint solver as TrajectoryStates says: with the row's qacc_warmstart where
 // the file has it (joco-simulate records it), so a rollout's own qacc is reproduced exactly
 // whatever its integrator; else with the previous row's qacc.
-int evaluate(const Options& o, const ToolContext& ctx) {
+int evaluate(const Options& o, const ToolContext& ctx, const Distribution& dist) {
+  dist.require_single_process(o.distribute, "--evaluate");
   refuse_binary_to_terminal(o.output);  // before the work
   Model m = load_model(o.model);
   const RolloutParameters parameters(m, o.set, "", 0);  // --set applied to m
@@ -202,11 +206,12 @@ int evaluate(const Options& o, const ToolContext& ctx) {
 }  // namespace joco::tools
 
 int main(int argc, char** argv) {
+  joco::tools::Distribution dist(argc, argv);  // joins the MPI world under mpirun
   joco::tools::Options o;
-  return joco::tools::run_tool(
+  const int code = joco::tools::run_tool(
       argc, argv, "joco-simulate", "Simulate a model and write its trajectory as HDF5.",
       [&](CLI::App& app) {
-        joco::tools::add_model_argument(app, o.model);
+        auto* model = joco::tools::add_model_argument(app, o.model);
         app.add_option("-o,--output", o.output,
                        "Output HDF5 file (- for standard output, the default)");
         app.add_option("--steps", o.steps,
@@ -247,8 +252,12 @@ int main(int argc, char** argv) {
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
         evaluate->excludes(batch)->excludes(ctrl)->excludes(noise)->excludes(every)->excludes(
             params);
+        joco::tools::add_distribute_options(app, o.distribute, model);
       },
       [&](const joco::tools::ToolContext& ctx) {
-        return o.evaluate.empty() ? joco::tools::simulate(o, ctx) : joco::tools::evaluate(o, ctx);
+        if (!o.distribute.join.empty()) return dist.join(o.distribute, o.output);
+        return o.evaluate.empty() ? joco::tools::simulate(o, ctx, dist)
+                                  : joco::tools::evaluate(o, ctx, dist);
       });
+  return dist.finish(code);
 }

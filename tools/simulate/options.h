@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "simulate/distribute.h"
+
 namespace joco::tools {
 
 struct Options {
@@ -19,8 +21,9 @@ struct Options {
   int threads = 1;
   bool contacts = false;
   bool strict = false;
-  std::string record;  // --record LIST; empty: the default arrays
-  int64_t every = 1;   // --every N: rows 0, N, 2N, ... are written
+  std::string record;            // --record LIST; empty: the default arrays
+  int64_t every = 1;             // --every N: rows 0, N, 2N, ... are written
+  DistributeOptions distribute;  // --shard, --join, --self-contained
 };
 
 }  // namespace joco::tools
