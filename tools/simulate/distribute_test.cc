@@ -79,6 +79,38 @@ std::string reference(const std::string& dir) {
   return dir + "/ref.h5";
 }
 
+// Sensor noise: rollout b's generator starts from its own seed, not from where its thread's
+// previous rollout left the generator, so 1 thread, 2 threads and a shard give the same bits, and
+// rollouts differ from each other.
+TEST(Distribute, SensorNoiseDoesNotDependOnTheThreadsOrShards) {
+  const test::TempDir temp;
+  const std::string dir = temp.path();
+  const std::string noise = std::string(JOCO_TESTDATA_DIR) + "/sensor/noise.xml";
+  const auto run = [&](const std::string& extra, const std::string& out) {
+    const auto r = test::run("joco-simulate " + noise + " --batch 4 --steps 20 --seed 3 " + extra +
+                             " -o " + dir + "/" + out);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return dir + "/" + out;
+  };
+  const std::string one = run("--threads 1", "one.h5"), two = run("--threads 2", "two.h5"),
+                    shard = run("--threads 2 --shard 1/2", "shard.h5");
+  const auto sensors = [](const std::string& file, int b) {
+    return TrajectoryInput::open(file)
+        .trajectory(rollout_group(b))
+        .read(Field::kSensordata, 0, SIZE_MAX, false)
+        .data;
+  };
+  for (int b = 0; b < 4; ++b) {
+    SCOPED_TRACE(b);
+    EXPECT_FALSE(sensors(one, b).empty());
+    EXPECT_EQ(sensors(one, b), sensors(two, b));
+    if (b >= 2) {
+      EXPECT_EQ(sensors(one, b), sensors(shard, b));
+    }
+  }
+  EXPECT_NE(sensors(one, 0), sensors(one, 1));
+}
+
 // Shards of 3 on 2 threads, joined by links and by copies: the reference's bits. The shards hold
 // the global names (part_of's ranges); the links resolve beside the joined file from any directory;
 // the copy stands alone once the shards are gone, and a link whose shard is gone is an error.

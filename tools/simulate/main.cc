@@ -70,6 +70,13 @@ WriterOptions writer_options(const Model& m, const ToolContext& ctx) {
   return wo;
 }
 
+// Rollout b's sensor noise starts from seed kNoiseSeed + --seed + b, whatever rollouts its thread
+// ran before (the generator lives in the Data and reset_data leaves it alone, as MuJoCo's does).
+// A single rollout without --seed starts where a new Data does.
+void start_sensor_noise(Data& d, const Options& o, int b) {
+  d.noise_random.reseed(static_cast<uint32_t>(Data::kNoiseSeed + o.seed + b));
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -99,6 +106,7 @@ int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
     Model scratch;
     const Model& mb = parameters.model_of(m, 0, scratch);
     Data d(mb);
+    start_sensor_noise(d, o, 0);
     TrajectoryWriter& w = file.trajectory();
     const RolloutStats stats = rollout(mb, d, o, inputs.initial_state(0), inputs.controls(0),
                                        inputs.steps(0), record, w, &progress);
@@ -126,6 +134,7 @@ int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
       const int b = runs[i];
       TrajectoryWriter& w = group_of(b);
       const Model& mb = model_of(b, th);
+      start_sensor_noise(data[static_cast<size_t>(th)], o, b);
       stats[static_cast<size_t>(th)] +=
           rollout(mb, data[static_cast<size_t>(th)], o, inputs.initial_state(b), inputs.controls(b),
                   inputs.steps(b), record, w, &progress);

@@ -90,7 +90,8 @@ struct DataInfo {
   // compiler leaves rand(), srand(123), for models without random texture marks that do not enable
   // sensor noise (MuJoCo's compiler evaluates the sensors once, drawing their noise, when they
   // do). reset_data leaves it alone, as mj_resetData leaves rand(). Reseed: noise_random.reseed(s).
-  GlibcRandom noise_random{123};
+  static constexpr uint32_t kNoiseSeed = 123;
+  GlibcRandom noise_random{kNoiseSeed};
 };
 
 class Data : public DataInfo {
