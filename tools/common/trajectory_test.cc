@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/io.h"
+#include "common/model_input.h"
 #include "common/parallel.h"
 #include "common/tool.h"
 #include "joco/error.h"
@@ -408,6 +409,26 @@ TEST_F(TrajectoryTest, BatchFileHoldsOneGroupPerRollout) {
   }
   // One /model for the whole file.
   EXPECT_THAT(in.model_info().joint_names, ElementsAre("hinge1", "hinge2", "free"));
+}
+
+// The reader and the writer take the model's checksum from model_checksum_once, which hashes a
+// model's content once: it must follow every change of the model, options and arrays alike.
+TEST(ModelChecksumOnce, FollowsTheModel) {
+  Model m = rich_model();
+  const uint64_t original = model_checksum(m);
+  EXPECT_EQ(model_checksum_once(m), original);
+  EXPECT_EQ(model_checksum_once(m), original);  // remembered
+  m.opt.timestep *= 2;
+  EXPECT_EQ(model_checksum_once(m), model_checksum(m));
+  EXPECT_NE(model_checksum_once(m), original);
+  m.opt.timestep /= 2;
+  m.body_mass[1] += 1;
+  EXPECT_EQ(model_checksum_once(m), model_checksum(m));
+  EXPECT_NE(model_checksum_once(m), original);
+  m.body_mass[1] -= 1;
+  EXPECT_EQ(model_checksum_once(m), original);
+  const Model copy = m;  // another buffer, the same content
+  EXPECT_EQ(model_checksum_once(copy), original);
 }
 
 // The writer compresses chunks itself (so that threads compress in parallel) and stores them with

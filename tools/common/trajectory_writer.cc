@@ -15,6 +15,7 @@
 
 #include "common/h5.h"
 #include "common/io.h"
+#include "common/model_input.h"
 #include "common/trajectory_path.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
@@ -550,7 +551,7 @@ TrajectoryFileWriter::TrajectoryFileWriter(const std::string& path, const Model&
   silence_hdf5();
   Impl& f = *impl_;
   f.sizes = m.sizes();
-  f.checksum = model_checksum(m);
+  f.checksum = model_checksum_once(m);
   f.timestep = m.opt.timestep;
   f.options = std::move(options);
   H5Handle fcpl = plist(H5P_FILE_CREATE);
