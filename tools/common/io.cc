@@ -58,8 +58,17 @@ std::vector<uint8_t> read_input(const std::string& path) {
   if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  // Read whole, not a byte at a time through stream iterators (13 instructions a byte: 75 M for
+  // the humanoid's 5.8 MB model); pipes and files that grow are read to their end.
+  std::vector<uint8_t> bytes;
+  if (fs::is_regular_file(path, ec)) {
+    const auto size = fs::file_size(path, ec);
+    if (!ec) bytes.reserve(size);
+  }
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
+    bytes.insert(bytes.end(), buffer, buffer + in.gcount());
+  }
   if (in.bad()) throw InputError(path + ": read error");
   return bytes;
 }

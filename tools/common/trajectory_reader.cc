@@ -18,6 +18,7 @@
 
 #include "common/h5.h"
 #include "common/io.h"
+#include "common/model_input.h"
 #include "common/trajectory_path.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
@@ -239,7 +240,7 @@ void Trajectory::validate(const Model& m, std::span<const Field> required) {
   }
   // The checksum names the model only as a hint (the same model compiled by another joco version
   // has another one): a difference, or a value that cannot be compared, is a warning.
-  const uint64_t own = model_checksum(m);
+  const uint64_t own = model_checksum_once(m);
   const LooseAttribute checksum = loose_attribute(t.group.get(), "model_checksum", where);
   if (checksum.present) {
     std::optional<uint64_t> value = checksum.bits;

@@ -15,6 +15,7 @@
 
 #include "common/h5.h"
 #include "common/io.h"
+#include "common/model_input.h"
 #include "common/trajectory_path.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
@@ -100,14 +101,86 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   return c;
 }
 
-// The buffered rows as one whole chunk, stored as HDF5's filters (shuffle, then deflate) would
-// store it: values in the file's type, rows past the end zero (the fill value). Pure computation
+// The order-0 entropy of bytes, in bits per byte.
+double entropy_bits(const unsigned char* bytes, size_t n) {
+  uint32_t counts[4][256] = {};  // four histograms, summed: independent increments
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    ++counts[0][bytes[i]];
+    ++counts[1][bytes[i + 1]];
+    ++counts[2][bytes[i + 2]];
+    ++counts[3][bytes[i + 3]];
+  }
+  for (; i < n; ++i) ++counts[0][bytes[i]];
+  double bits = 0;
+  for (int v = 0; v < 256; ++v) {
+    const uint32_t k = counts[0][v] + counts[1][v] + counts[2][v] + counts[3][v];
+    if (k == 0) continue;
+    const double p = static_cast<double>(k) / static_cast<double>(n);
+    bits -= p * std::log2(p);
+  }
+  return bits;
+}
+
+// Planes whose bytes carry more than this many bits of order-0 entropy (of 8) are stored: deflate
+// would save at most a few percent of them, slowly. Chosen on the humanoid's joco-inverse output:
+// 7.5 bits stores the low mantissa bytes and costs 0.6% of the file's size.
+constexpr double kUniformBits = 7.5;
+
+// Deflates a shuffled chunk (`size` planes of `count` bytes) as one zlib stream whose planes of
+// nearly uniform bytes (low mantissa bytes: deflate cannot shrink them and spends most of its
+// time failing to) go in stored blocks and the others at `level`: any inflater reads it as it
+// reads HDF5's own deflate filter's output.
+std::span<const unsigned char> deflate_planes(const std::vector<unsigned char>& shuffled,
+                                              size_t size, size_t count, int level,
+                                              std::vector<unsigned char>& packed,
+                                              const std::string& name, const std::string& where) {
+  thread_local struct Stream {
+    z_stream z{};
+    int level = -1;
+    ~Stream() {
+      if (level >= 0) deflateEnd(&z);
+    }
+  } stream;
+  z_stream& z = stream.z;
+  const auto fail = [&] {
+    throw RuntimeError("cannot write " + where + "/" + name + ": deflate failed");
+  };
+  if (stream.level != level) {
+    if (stream.level >= 0) deflateEnd(&z);
+    z = z_stream{};
+    stream.level = -1;
+    if (deflateInit(&z, level) != Z_OK) fail();
+    stream.level = level;
+  } else if (deflateReset(&z) != Z_OK) {
+    fail();
+  }
+  // A plane's stored block, and each switch between stored and deflated, add a few bytes.
+  packed.resize(compressBound(static_cast<uLong>(shuffled.size())) + 64 * size + 64);
+  z.next_out = packed.data();
+  z.avail_out = static_cast<uInt>(packed.size());
+  for (size_t b = 0; b < size; ++b) {
+    const unsigned char* plane = shuffled.data() + b * count;
+    const bool uniform = entropy_bits(plane, count) > kUniformBits;
+    if (deflateParams(&z, uniform ? 0 : level, Z_DEFAULT_STRATEGY) != Z_OK) fail();
+    z.next_in = const_cast<unsigned char*>(plane);
+    z.avail_in = static_cast<uInt>(count);
+    if (deflate(&z, Z_NO_FLUSH) != Z_OK || z.avail_in != 0) fail();
+  }
+  if (deflate(&z, Z_FINISH) != Z_STREAM_END) fail();
+  return {packed.data(), static_cast<size_t>(z.total_out)};
+}
+
+// The buffered rows as one whole chunk, as HDF5's filters (shuffle, then deflate) read it: values
+// in the file's type, rows past the end zero (the fill value). Pure computation
 // on this thread's scratch, outside the file's lock, so that threads compress at the same time.
 std::span<const unsigned char> encode_chunk(const Column& c, const std::string& where) {
   thread_local std::vector<unsigned char> raw, shuffled, packed;
   const size_t count = c.chunk_rows * c.row_size;
   const size_t size = c.stored == Stored::kInt32 ? 4 : 8;
-  raw.assign(count * size, 0);
+  raw.resize(count * size);
+  // Rows past the buffered ones are the fill value, zero.
+  std::memset(raw.data() + c.buffer.size() * size, 0, (count - c.buffer.size()) * size);
   if (c.stored == Stored::kFloat64) {
     std::memcpy(raw.data(), c.buffer.data(), c.buffer.size() * size);
   } else if (c.stored == Stored::kInt32) {
@@ -128,13 +201,7 @@ std::span<const unsigned char> encode_chunk(const Column& c, const std::string& 
     unsigned char* out = shuffled.data() + b * count;
     for (size_t i = 0; i < count; ++i) out[i] = raw[i * size + b];
   }
-  uLongf length = compressBound(static_cast<uLong>(shuffled.size()));
-  packed.resize(length);
-  if (compress2(packed.data(), &length, shuffled.data(), static_cast<uLong>(shuffled.size()),
-                c.deflate_level) != Z_OK) {
-    throw RuntimeError("cannot write " + where + "/" + c.name + ": deflate failed");
-  }
-  return {packed.data(), length};
+  return deflate_planes(shuffled, size, count, c.deflate_level, packed, c.name, where);
 }
 
 // Writes the buffered rows as the next chunk: encoded on this thread, then stored under the lock.
@@ -562,7 +629,7 @@ TrajectoryFileWriter::TrajectoryFileWriter(const std::string& path, const Model&
   silence_hdf5();
   Impl& f = *impl_;
   f.sizes = m.sizes();
-  f.checksum = model_checksum(m);
+  f.checksum = model_checksum_once(m);
   f.timestep = m.opt.timestep;
   f.options = std::move(options);
   H5Handle fcpl = plist(H5P_FILE_CREATE);

@@ -5,7 +5,8 @@
 //
 // Threads: the serial HDF5 library is not thread-safe, so a file's writers hold one lock (the
 // file's) around every HDF5 call, and compress each chunk before taking it (shuffle and deflate
-// done here, the chunk stored whole with H5Dwrite_chunk: the bytes HDF5's own filters would make).
+// done here, the chunk stored whole with H5Dwrite_chunk; what HDF5's own filters read back, the
+// byte planes that deflate cannot shrink in stored blocks).
 // So different TrajectoryWriters of one file may be used on different threads at once (a batch's
 // rollouts, each streamed as it runs), one TrajectoryWriter by one thread at a time; the
 // TrajectoryFileWriter's constructor and commit() by one thread while no writer is in use. Nothing
@@ -35,7 +36,9 @@ struct WriterOptions {
   std::string creator;     // attribute creator: tool and version, e.g. "joco-simulate 0.1.0"
   std::string command;     // attribute command: the command line (tools pass command_line())
   size_t chunk_rows = 0;   // rows per chunk; 0 chooses about 64 KiB per chunk
-  int deflate_level = 4;   // 0-9; 0 writes uncompressed (still chunked)
+  // 0-9; 0 writes uncompressed (still chunked). Byte planes of nearly uniform bytes are stored
+  // whatever the level (schemas/trajectory.md, Storage).
+  int deflate_level = 1;
 };
 
 class TrajectoryFileWriter;

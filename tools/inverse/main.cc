@@ -166,20 +166,28 @@ void prepare_motion(const Model& m, const Trajectory& t, Inputs& in, const Diffe
 struct Outputs {
   std::vector<double> qfrc_inverse, qfrc_constraint, qfrc_bias, sensordata, ncon, nefc,
       ctrl_estimate, ctrl_residual;
-  std::vector<std::vector<ContactRecord>> contacts;  // per row
+  // Row r's contacts: contact_count[r] records from contact_first[r] in its thread's records.
+  std::vector<size_t> contact_first;
+  std::vector<int> contact_thread, contact_count;
   std::atomic<int> outside_ctrlrange{0};
 };
 
-// A thread's memory for its rows: the Data, and the forces of the control estimate.
+// A thread's memory for its rows: the Data, the control estimator and its forces, and the contact
+// records of its rows (one array that grows, not one allocation per row).
 struct Worker {
   Data d;
+  ControlEstimator estimator;
   std::vector<double> target, external;
+  std::vector<ContactRecord> contacts;
   explicit Worker(const Model& m)
-      : d(m), target(static_cast<size_t>(m.nv)), external(static_cast<size_t>(m.nv)) {}
+      : d(m),
+        estimator(m),
+        target(static_cast<size_t>(m.nv)),
+        external(static_cast<size_t>(m.nv)) {}
 };
 
-void inverse_row(const Model& m, Worker& worker, const Inputs& in, size_t r, const Options& o,
-                 bool estimate, Outputs& out) {
+void inverse_row(const Model& m, int thread, Worker& worker, const Inputs& in, size_t r,
+                 const Options& o, bool estimate, Outputs& out) {
   Data& d = worker.d;
   reset_state(m, d);
   const auto set = [r](double* dst, const std::vector<double>& src, int n) {
@@ -211,8 +219,11 @@ void inverse_row(const Model& m, Worker& worker, const Inputs& in, size_t r, con
   put(out.sensordata, d.sensordata, m.nsensordata);
   out.ncon[r] = d.ncon;
   out.nefc[r] = d.nefc;
+  out.contact_thread[r] = thread;
+  out.contact_first[r] = worker.contacts.size();
+  out.contact_count[r] = d.ncon;
   for (int i = 0; i < d.ncon; ++i)
-    out.contacts[r].push_back(contact_record(m, d, i, static_cast<int64_t>(r)));
+    worker.contacts.push_back(contact_record(m, d, i, static_cast<int64_t>(r)));
   if (estimate) {
     // What the actuators must produce: the inverse force less the applied forces of the input.
     std::vector<double>& target = worker.target;
@@ -222,7 +233,7 @@ void inverse_row(const Model& m, Worker& worker, const Inputs& in, size_t r, con
     accumulate_xfrc(m, d, external.data());
     for (int i = 0; i < m.nv; ++i) target[i] -= external[i];
     double* ctrl = out.ctrl_estimate.data() + r * m.nu;
-    estimate_controls(m, d, target.data(), ctrl, out.ctrl_residual.data() + r * m.nv);
+    worker.estimator.estimate(m, d, target.data(), ctrl, out.ctrl_residual.data() + r * m.nv);
     for (int u = 0; u < m.nu; ++u) {
       const double* range = m.actuator_ctrlrange + 2 * u;
       if (m.actuator_ctrllimited[u] && (ctrl[u] < range[0] - 1e-9 || ctrl[u] > range[1] + 1e-9)) {
@@ -312,7 +323,9 @@ int run(const Options& o, const ToolContext& ctx) {
     out.sensordata.resize(rows * m.nsensordata);
     out.ncon.resize(rows);
     out.nefc.resize(rows);
-    out.contacts.resize(rows);
+    out.contact_first.resize(rows);
+    out.contact_thread.resize(rows);
+    out.contact_count.resize(rows);
     if (estimate) {
       out.ctrl_estimate.resize(rows * m.nu);
       out.ctrl_residual.resize(rows * m.nv);
@@ -322,7 +335,7 @@ int run(const Options& o, const ToolContext& ctx) {
     std::vector<Worker> workers;
     for (int th = 0; th < threads; ++th) workers.emplace_back(m);
     parallel_for(rows, threads, [&](int th, size_t r) {
-      inverse_row(m, workers[static_cast<size_t>(th)], in, r, o, estimate, out);
+      inverse_row(m, th, workers[static_cast<size_t>(th)], in, r, o, estimate, out);
       progress.advance();
     });
     progress.finish();
@@ -356,7 +369,11 @@ int run(const Options& o, const ToolContext& ctx) {
       write(Field::kCtrlResidual, out.ctrl_residual);
     }
     w.enable_contacts();
-    for (const auto& row : out.contacts) w.append_contacts(row);
+    for (size_t r = 0; r < rows; ++r) {
+      const auto& records = workers[static_cast<size_t>(out.contact_thread[r])].contacts;
+      w.append_contacts(std::span<const ContactRecord>(records.data() + out.contact_first[r],
+                                                       static_cast<size_t>(out.contact_count[r])));
+    }
     w.set_attribute("inverse_of", o.input);
     w.set_attribute("differences", scheme);
     w.set_attribute("discrete", int64_t{o.discrete ? 1 : 0});

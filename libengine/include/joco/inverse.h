@@ -11,6 +11,8 @@
 // None of these allocate: temporaries come from the Data's stack.
 #pragma once
 
+#include <memory>
+
 #include "joco/constants.h"
 #include "joco/data.h"
 #include "joco/model.h"
@@ -94,5 +96,23 @@ bool actuation_affine_in_control(const Model& m);
 // allocate.
 int estimate_controls(const Model& m, const Data& d, const double* target, double* ctrl,
                       double* residual);
+
+// estimate_controls for many states of one model (a trajectory's rows), giving the same bits: the
+// matrices are made once, and the decomposition of moment' diag(gain) is kept while that matrix is
+// the same bit for bit (joint and fixed-tendon transmissions with fixed gains: at every state),
+// so that a state costs its solve, not a new decomposition (on the humanoid the decomposition was
+// as costly as the inverse itself). One estimator per thread.
+class ControlEstimator {
+ public:
+  explicit ControlEstimator(const Model& m);
+  ~ControlEstimator();
+  ControlEstimator(ControlEstimator&&) noexcept;
+  ControlEstimator& operator=(ControlEstimator&&) noexcept;
+  int estimate(const Model& m, const Data& d, const double* target, double* ctrl, double* residual);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace joco

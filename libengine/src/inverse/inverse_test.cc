@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -334,6 +335,38 @@ TEST(Inverse, EstimatesTheControlsThatWereApplied) {
     double dot = 0;
     for (int i = 0; i < m.nv; ++i) dot += d.actuator_moment[u * m.nv + i] * residual[i];
     EXPECT_NEAR(dot, 0, 1e-10) << "actuator " << u;
+  }
+}
+
+// A ControlEstimator reused along a rollout gives estimate_controls's bits at every state: on the
+// rig, whose affine-gain tendon actuator changes the matrix at every state (decomposed anew), and
+// on the humanoid, whose joint motors keep it (the decomposition reused).
+TEST(Inverse, ControlEstimatorGivesEstimateControlsBits) {
+  for (const char* file : {kRig, "mujoco/model/humanoid/humanoid.xml"}) {
+    SCOPED_TRACE(file);
+    const Model m = compile_mjcf_file(test::testdata(file));
+    ASSERT_TRUE(actuation_affine_in_control(m));
+    Data d = make_data(m);
+    ControlEstimator estimator(m);
+    std::vector<double> target(static_cast<size_t>(m.nv)), ctrl(static_cast<size_t>(m.nu)),
+        residual(static_cast<size_t>(m.nv)), ctrl_once(ctrl), residual_once(residual);
+    int compared = 0;
+    for (int k = 0; k < 40; ++k) {
+      for (int u = 0; u < m.nu; ++u) d.ctrl[u] = 0.5 * std::sin(0.4 * k + u);
+      step(m, d);
+      inverse(m, d);
+      for (int i = 0; i < m.nv; ++i) target[i] = d.qfrc_inverse[i] + 0.1 * std::cos(k + i);
+      const int rank = estimator.estimate(m, d, target.data(), ctrl.data(), residual.data());
+      EXPECT_EQ(rank,
+                estimate_controls(m, d, target.data(), ctrl_once.data(), residual_once.data()));
+      EXPECT_EQ(0, std::memcmp(ctrl.data(), ctrl_once.data(), sizeof(double) * ctrl.size()))
+          << "state " << k;
+      EXPECT_EQ(
+          0, std::memcmp(residual.data(), residual_once.data(), sizeof(double) * residual.size()))
+          << "state " << k;
+      ++compared;
+    }
+    EXPECT_EQ(compared, 40);
   }
 }
 
