@@ -43,8 +43,12 @@ struct WarningStat {
 };
 
 struct TimerStat {
-  double duration = 0;  // cumulative seconds
+  double duration = 0;  // cumulative seconds (measured runs, plus the mean for each other run)
   int number = 0;       // how many times the timer ran
+  // the runs measured (see DataInfo::timer_period): their count, total and mean seconds
+  int measured = 0;
+  double measured_duration = 0;
+  double measured_mean = 0;
 };
 
 struct SolverStat {
@@ -69,11 +73,17 @@ struct DataInfo {
   // diagnostics
   WarningStat warning[kNWarning];
   TimerStat timer[kNTimer];
-  // The stage timers run unless this is false. They read the processor's time-stamp counter at
-  // each stage boundary, 12 times a step (30-50 ns each on a virtual machine: a few percent of a
-  // step on small models such as arm26; joco-profile --timer-overhead measures it). Left alone by
-  // reset_data.
+  // The stage timers run unless this is false. A measured run reads the processor's time-stamp
+  // counter at each stage boundary, 12 times a step: 20-70 ns each on a virtual machine, which is
+  // more than a whole step of a one-body model and a tenth of arm26's (joco-profile
+  // --timer-overhead measures it). So only one run in timer_period of each outermost timer (step,
+  // forward, inverse, with everything nested in it) is measured; every run is counted, and each
+  // run not measured adds the mean of the measured ones to `duration`, an estimate of the total
+  // (1: measure every run). Left alone by reset_data.
   bool timers_enabled = true;
+  int timer_period = 8;
+  int timer_depth = 0;           // timed scopes open (timer.h)
+  bool timer_measuring = false;  // whether the outermost open one is measured
   SolverStat solver[kNSOLVER];
   int solver_iter = 0;
   int solver_nnz = 0;

@@ -57,6 +57,28 @@ inline bool overlap(const BodyBox& a, const BodyBox& b, int k) {
 // sweep, and pairs taken in body order come out sorted.
 constexpr int kAllPairsMax = 48;
 
+// Sorts the signatures of distinct body pairs ascending: below a few dozen by comparisons, else by
+// two stable counting passes over the body numbers, by the second body then by the first (a few
+// operations per pair where comparison sorting takes dozens; a composite's particles overlap in
+// thousands of pairs).
+void sort_signatures(const Model& m, StackFrame& frame, int* sig, int count) {
+  if (count < 64) {
+    std::sort(sig, sig + count);
+    return;
+  }
+  const int keys = m.nbody + 1;  // body + 1: 1..nbody
+  int* other = frame.ints(count);
+  int* start = frame.ints(keys + 1);
+  auto pass = [&](const int* from, int* to, auto key) {
+    std::fill(start, start + keys + 1, 0);
+    for (int k = 0; k < count; ++k) ++start[key(from[k]) + 1];
+    for (int b = 0; b < keys; ++b) start[b + 1] += start[b];
+    for (int k = 0; k < count; ++k) to[start[key(from[k])]++] = from[k];
+  };
+  pass(sig, other, [](int s) { return s & 0xFFFF; });
+  pass(other, sig, [](int s) { return s >> 16; });
+}
+
 }  // namespace
 
 int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signatures) {
@@ -124,7 +146,7 @@ int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signature
                                        : body_pair_signature(bj.body, bi.body);
     }
   }
-  std::sort(out, out + count);
+  sort_signatures(m, frame, out, count);
   *signatures = out;
   return count;
 }

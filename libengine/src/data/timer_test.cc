@@ -1,6 +1,6 @@
 // The stage timers: every stage of step counted once per step, nested stages no longer than the
 // stage holding them, the step timer's total close to the wall time of the loop (the clock's
-// calibration), and nothing recorded with the timers off.
+// calibration), one run in timer_period measured, and nothing recorded with the timers off.
 #include "data/timer.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "joco/forward.h"
+#include "joco/inverse.h"
 #include "joco/mjcf.h"
 #include "support/test_support.h"
 
@@ -20,6 +21,7 @@ TEST(StageTimers, EveryStageOncePerStepAndNested) {
   Data d(m);
   forward(m, d);  // the clock calibrates on first use
   reset_data(m, d);
+  d.timer_period = 1;  // every step measured: the totals are times, not estimates
   const int steps = 400;
   const auto start = std::chrono::steady_clock::now();
   for (int t = 0; t < steps; ++t) step(m, d);
@@ -49,6 +51,51 @@ TEST(StageTimers, EveryStageOncePerStepAndNested) {
   std::cout << "step timer " << T[kTimerStep].duration << " s, loop wall time " << wall << " s\n";
   EXPECT_LE(T[kTimerStep].duration, wall * 1.05);
   EXPECT_GE(T[kTimerStep].duration, wall * 0.5);
+}
+
+TEST(StageTimers, OneRunInPeriodMeasuredEveryRunCounted) {
+  // The default: one step in timer_period measured, with everything nested in it; every stage still
+  // counted once per step, the estimates nested and tiling as the measured times do.
+  const Model m = compile_mjcf_file(test::testdata("mujoco/model/humanoid/humanoid.xml"));
+  Data d(m);
+  ASSERT_EQ(d.timer_period, 8);
+  const int steps = 400;
+  for (int t = 0; t < steps; ++t) step(m, d);
+  EXPECT_EQ(d.timer_depth, 0);
+  const auto& T = d.timer;
+  for (Timer t : {kTimerStep, kTimerForward, kTimerPosition, kTimerVelocity, kTimerActuation,
+                  kTimerAcceleration, kTimerConstraint, kTimerPosKinematics, kTimerPosInertia,
+                  kTimerPosCollision, kTimerPosMake, kTimerPosProject}) {
+    EXPECT_EQ(T[t].number, steps) << "timer " << t;
+    EXPECT_EQ(T[t].measured, steps / 8) << "timer " << t;
+    EXPECT_GT(T[t].measured_duration, 0) << "timer " << t;
+    EXPECT_GE(T[t].duration, T[t].measured_duration) << "timer " << t;
+  }
+  EXPECT_LE(T[kTimerForward].duration, T[kTimerStep].duration);
+  const double stages = T[kTimerPosition].duration + T[kTimerVelocity].duration +
+                        T[kTimerActuation].duration + T[kTimerAcceleration].duration +
+                        T[kTimerConstraint].duration;
+  EXPECT_NEAR(stages, T[kTimerForward].duration, 1e-12 * T[kTimerForward].duration);
+  const double parts = T[kTimerPosKinematics].duration + T[kTimerPosInertia].duration +
+                       T[kTimerPosCollision].duration + T[kTimerPosMake].duration +
+                       T[kTimerPosProject].duration;
+  EXPECT_NEAR(parts, T[kTimerPosition].duration, 1e-9 * steps + 1e-6 * T[kTimerPosition].duration);
+}
+
+TEST(StageTimers, EachOutermostTimerSamplesItsOwnRuns) {
+  // Steps and inverse calls alternating: each is measured on its own first, ninth, ... run, not
+  // by a count shared between them (which would leave one of them never measured).
+  const Model m = compile_mjcf_file(test::testdata("mujoco/model/tendon_arm/arm26.xml"));
+  Data d(m);
+  for (int t = 0; t < 32; ++t) {
+    step(m, d);
+    inverse(m, d);
+  }
+  EXPECT_EQ(d.timer[kTimerStep].number, 32);
+  EXPECT_EQ(d.timer[kTimerStep].measured, 4);
+  EXPECT_EQ(d.timer[kTimerInverse].number, 32);
+  EXPECT_EQ(d.timer[kTimerInverse].measured, 4);
+  EXPECT_GT(d.timer[kTimerInverse].duration, 0);
 }
 
 TEST(StageTimers, SensorsBetweenStagesCountInForwardOnly) {
