@@ -331,6 +331,7 @@
   X(float,   mesh_texcoord,        nmeshtexvert,  2,              any)           /* vertex texture coordinates of all meshes */              \
   X(int,     mesh_face,            nmeshface,     3,              any)           /* triangles (vertex ids) of all meshes */                  \
   X(int,     mesh_graph,           nmeshgraph,    1,              any)           /* convex hull graph data of all meshes */                  \
+  X(float,   mesh_graphvert,       3 * nmeshgraph, 1,             any)           /* joco's, derived (model/derived.h): per graph, the position of the vertex each edge_localid entry names, as the graph's x, then y, then z (each as long as the graph, indexed as it; zero elsewhere) */ \
   /* skins */                                                                                                                                \
   X(int,     skin_matid,           nskin,         1,              idn(nmat))     /* material id; -1: none */                                 \
   X(int,     skin_group,           nskin,         1,              any)           /* group for visibility */                                  \

@@ -3,7 +3,13 @@
 // multiccd perturbations, and the plane against a convex geom's support point.
 #include "collision/convex.h"
 
+#include <emmintrin.h>
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "model/mesh_graph.h"
 
 namespace joco::narrow {
 
@@ -15,39 +21,54 @@ constexpr double kMulticcdAngle = 1e-3;  // radians, the perturbation of the mul
 constexpr double kNormalTolerance = 1e-6;
 constexpr int kNormalIterations = 30;      // MuJoCo's cap; elongated ellipsoids stop short
 constexpr double kPlaneMeshSpacing = 0.3;  // of rbound: extra plane-mesh contacts' distance
+constexpr double kBoxGap = 1e-9;  // relative gap of boxes_apart (rounding is ~1e-16 relative)
 
 double sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
-
-// The mesh hull graph of a geom: vertex count, edge addresses, global vertex ids, edge lists.
-struct MeshGraph {
-  int nvert = 0;
-  const int* edgeadr = nullptr;
-  const int* globalid = nullptr;
-  const int* edges = nullptr;
-};
-
-bool mesh_graph(const Model& m, int mesh, MeshGraph* g) {
-  const int adr = m.mesh_graphadr[mesh];
-  if (adr < 0) return false;
-  const int* graph = m.mesh_graph + adr;
-  g->nvert = graph[0];
-  g->edgeadr = graph + 2;
-  g->globalid = graph + 2 + g->nvert;
-  g->edges = graph + 2 + 2 * g->nvert;
-  return true;
-}
 
 double vertex_dot(const float* v, const double* dir) {
   return v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2];
 }
 
+// Projections of neighbours [begin, end) of a hull graph vertex on (d0, d1, d2), two at a time,
+// each rounded as vertex_dot's: their largest, and the first neighbour with it. Reads the entry
+// after an odd list's last (its -1's slot, inside the graph) and ignores it. Needs finite
+// projections (no NaN: maxpd and == would not order them as the scalar comparisons do).
+struct Projector {
+  __m128d d0, d1, d2;
+  explicit Projector(const double* dir)
+      : d0(_mm_set1_pd(dir[0])), d1(_mm_set1_pd(dir[1])), d2(_mm_set1_pd(dir[2])) {}
+  __m128d pair(const HullGraph& g, int c) const {
+    const __m128d x = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(g.x + c))));
+    const __m128d y = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(g.y + c))));
+    const __m128d z = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(g.z + c))));
+    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x, d0), _mm_mul_pd(y, d1)), _mm_mul_pd(z, d2));
+  }
+  double largest(const HullGraph& g, int begin, int end) const {
+    const __m128d low = _mm_set1_pd(-std::numeric_limits<double>::infinity());
+    __m128d best = low;
+    int c = begin;
+    for (; c + 1 < end; c += 2) best = _mm_max_pd(best, pair(g, c));
+    if (c < end) best = _mm_max_pd(best, _mm_move_sd(low, pair(g, c)));  // the lower lane only
+    return std::max(_mm_cvtsd_f64(best), _mm_cvtsd_f64(_mm_unpackhi_pd(best, best)));
+  }
+  int first_equal(const HullGraph& g, int begin, double value) const {
+    const __m128d v = _mm_set1_pd(value);
+    for (int c = begin;; c += 2) {
+      const int mask = _mm_movemask_pd(_mm_cmpeq_pd(pair(g, c), v));
+      if (mask) return c + (mask & 1 ? 0 : 1);
+    }
+  }
+};
+
 // Index (into the mesh's vertices) of the support vertex in local direction dir. With a hull graph:
-// steepest ascent over its edges from graph vertex 0 (the end is left in *last, a graph index);
-// without: the first of all vertices with the largest projection.
+// steepest ascent over its edges from graph vertex 0, to the first neighbour of largest projection
+// while that exceeds the current vertex's (the end is left in *last, a graph index); the
+// neighbours' positions come in a row from mesh_graphvert. Without a graph: the first of all
+// vertices with the largest projection.
 int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* last) {
   const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
-  MeshGraph g;
-  if (!mesh_graph(m, mesh, &g)) {
+  HullGraph g;
+  if (!hull_graph(m, mesh, &g)) {
     const int n = m.mesh_vertnum[mesh];
     int best = 0;
     double best_dot = vertex_dot(vert, dir);
@@ -62,16 +83,27 @@ int mesh_support_vertex(const Model& m, int mesh, const double* dir, int* last) 
   }
   int cur = 0;
   double best_dot = vertex_dot(vert + 3 * g.globalid[cur], dir);
-  int prev = -1;
-  while (prev != cur) {
-    prev = cur;
-    for (int e = g.edgeadr[prev]; g.edges[e] >= 0; ++e) {
-      const int nb = g.edges[e];
-      const double v = vertex_dot(vert + 3 * g.globalid[nb], dir);
-      if (v > best_dot) {
-        best_dot = v;
-        cur = nb;
+  // float positions times components up to 1e30 give finite projections
+  constexpr double kFinite = 1e30;
+  if (std::abs(dir[0]) <= kFinite && std::abs(dir[1]) <= kFinite && std::abs(dir[2]) <= kFinite) {
+    const Projector p(dir);
+    for (;;) {
+      const int begin = g.edgeadr[cur];
+      const double top = p.largest(g, begin, g.edge_end(cur));
+      if (!(top > best_dot)) break;
+      best_dot = top;
+      cur = g.edges[p.first_equal(g, begin, top)];
+    }
+  } else {  // the same climb, one neighbour at a time
+    for (int next = cur;; cur = next) {
+      for (int e = g.edgeadr[cur]; e < g.edge_end(cur); ++e) {
+        const double v = g.x[e] * dir[0] + g.y[e] * dir[1] + g.z[e] * dir[2];
+        if (v > best_dot) {
+          best_dot = v;
+          next = g.edges[e];
+        }
       }
+      if (next == cur) break;
     }
   }
   *last = cur;
@@ -207,7 +239,74 @@ void rotate_object(ConvexObject* obj, const double* axis, double angle, const do
   obj->vertex = -1;
 }
 
+// Half-extents along its local axes of a box centred at geom g's frame that holds every support
+// point of the geom (before the margin); false for types without one. A mesh geom's size is the
+// symmetric box of its vertices (rbound is that box's half diagonal; 0 when the mesh is
+// degenerate).
+bool local_half_extents(const Model& m, int g, double* half) {
+  if (g < 0 || m.geom_rbound[g] <= 0) return false;
+  const double* size = m.geom_size + 3 * g;
+  switch (m.geom_type[g]) {
+    case kGeomSphere: half[0] = half[1] = half[2] = size[0]; return true;
+    case kGeomCapsule:
+      half[0] = half[1] = size[0];
+      half[2] = size[0] + size[1];
+      return true;
+    case kGeomCylinder:
+      half[0] = half[1] = size[0];
+      half[2] = size[1];
+      return true;
+    case kGeomEllipsoid:
+    case kGeomBox:
+    case kGeomMesh: copy3(half, size); return true;
+    default: return false;
+  }
+}
+
 }  // namespace
+
+bool boxes_apart(const ConvexObject& a, const ConvexObject& b, double margin) {
+  if (a.type == kGeomHfield || b.type == kGeomHfield) return false;
+  double ha[3], hb[3];
+  if (!local_half_extents(*a.model, a.geom, ha) || !local_half_extents(*b.model, b.geom, hb)) {
+    return false;
+  }
+  for (int k = 0; k < 3; ++k) {
+    ha[k] += margin / 2;
+    hb[k] += margin / 2;
+  }
+  // r = A'B (b's axes in a's frame), t = A'(pb - pa): the separating axis test over a's axes, b's
+  // axes and their 9 cross products, each asking for a gap far above the rounding of these sums and
+  // of MPR's own points
+  double r[9], ar[9], dif[3], t[3];
+  mat_t_mat3(r, a.mat, b.mat);
+  sub3(dif, b.pos, a.pos);
+  mat_t_vec3(t, a.mat, dif);
+  double scale = 0;
+  for (int k = 0; k < 3; ++k) scale += std::abs(a.pos[k]) + std::abs(b.pos[k]) + ha[k] + hb[k];
+  const double gap = kBoxGap * scale;
+  for (int i = 0; i < 9; ++i) ar[i] = std::abs(r[i]) + kBoxGap;
+  for (int i = 0; i < 3; ++i) {
+    const double rb = hb[0] * ar[3 * i] + hb[1] * ar[3 * i + 1] + hb[2] * ar[3 * i + 2];
+    if (std::abs(t[i]) > ha[i] + rb + gap) return true;
+  }
+  for (int j = 0; j < 3; ++j) {
+    const double ra = ha[0] * ar[j] + ha[1] * ar[3 + j] + ha[2] * ar[6 + j];
+    const double tj = t[0] * r[j] + t[1] * r[3 + j] + t[2] * r[6 + j];
+    if (std::abs(tj) > ra + hb[j] + gap) return true;
+  }
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    for (int j = 0; j < 3; ++j) {
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double ra = ha[i1] * ar[3 * i2 + j] + ha[i2] * ar[3 * i1 + j];
+      const double rb = hb[j1] * ar[3 * i + j2] + hb[j2] * ar[3 * i + j1];
+      const double tij = t[i2] * r[3 * i1 + j] - t[i1] * r[3 * i2 + j];
+      if (std::abs(tij) > ra + rb + gap) return true;
+    }
+  }
+  return false;
+}
 
 void convex_object(ConvexObject* obj, const Model& m, const Data& d, int g, double margin) {
   obj->model = &m;
@@ -312,7 +411,7 @@ void convex_center(const void* obj, ccd_vec3_t* center) {
   }
 }
 
-int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con) {
+int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con) {
   ccd_t ccd;
   ccd.first_dir = ccdFirstDirDefault;
   ccd.support1 = convex_support;
@@ -330,6 +429,11 @@ int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin,
   set_contact(con, margin - depth, pos.v, dir.v);
   fix_normal(*a, *b, con);
   return 1;
+}
+
+int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con) {
+  if (boxes_apart(*a, *b, margin)) return 0;  // most candidate pairs, at a fraction of MPR's cost
+  return mpr_penetration(m, a, b, margin, con);
 }
 
 bool multiccd_applies(const Model& m, int type1, int type2) {
@@ -392,8 +496,8 @@ int plane_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, do
   // all, skipping those (the vertices themselves) within 0.3 rbound of the first contact's point:
   // MuJoCo 2.2.2's rule, found by scanning depths (a neighbour joins and leaves as the first
   // point, midway to the plane, moves; the switch lies between 0.2989 and 0.3046 rbound)
-  MeshGraph g;
-  if (obj.type != kGeomMesh || !mesh_graph(m, m.geom_dataid[g2], &g)) return n;
+  HullGraph g;
+  if (obj.type != kGeomMesh || !hull_graph(m, m.geom_dataid[g2], &g)) return n;
   const int mesh = m.geom_dataid[g2];
   const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
   const double far = kPlaneMeshSpacing * m.geom_rbound[g2];

@@ -31,8 +31,19 @@ void convex_center(const void* obj, ccd_vec3_t* center);
 // Support point of obj in direction dir (world), without the margin offset.
 void support_point(const ConvexObject& obj, const double dir[3], double out[3]);
 
-// MPR between two objects. On penetration writes the contact (dist = margin - depth, the portal
-// point, the normal from a to b corrected for smooth geoms) and returns 1; else returns 0.
+// Whether the bounding boxes of two geom objects (centred at their frames, from geom_size and the
+// type), each grown by margin / 2, are apart by a clear gap. MPR finds no penetration then: the
+// points it tests (support points and the difference of the centres) all lie in the Minkowski
+// difference of the boxes, which excludes the origin. False for prisms and types without a box.
+bool boxes_apart(const ConvexObject& a, const ConvexObject& b, double margin);
+
+// MPR between two objects (libccd's, unconditionally). On penetration writes the contact as
+// mpr_contact; returns 1, else 0.
+int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con);
+
+// MPR between two objects, skipped when boxes_apart. On penetration writes the contact (dist =
+// margin - depth, the portal point, the normal from a to b corrected for smooth geoms) and returns
+// 1; else returns 0.
 int mpr_contact(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con);
 
 // The extra contacts of the multiccd flag: a and b rotated by -+1e-3 radians about the tangents of

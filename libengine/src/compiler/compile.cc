@@ -4,6 +4,7 @@
 #include "compiler/compiler.h"
 #include "compiler/set_const.h"
 #include "joco/validate.h"
+#include "model/derived.h"
 
 namespace joco::compiler {
 
@@ -48,6 +49,7 @@ void Compiler::fill(Model& m) {
   fill_sensors(m);
   fill_custom(m);
   fill_keys(m);
+  fill_derived(m);  // last: from the fields above
 }
 
 Model compile_model(ModelSpec& spec) { return Compiler(spec).run(); }

@@ -157,6 +157,32 @@ TEST(Jmb, ValidationNamesTheFirstBadField) {
   EXPECT_NE(error_of(write_jmb(m)).find("actuator_trnid[0]"), std::string::npos);
 }
 
+// mesh_graphvert repeats mesh vertices for hill climbing: a file whose copy differs from them, or
+// whose hull graph's edge lists do not follow each other (the climb reads a list up to where the
+// next begins), is refused.
+TEST(Jmb, MeshGraphCopiesAreChecked) {
+  const Model good = compile_mjcf(
+      "<mujoco><asset><mesh name='w' file='wrist1.stl'/></asset>"
+      "<worldbody><geom type='mesh' mesh='w'/></worldbody></mujoco>",
+      "<jmb_test>", test::testdata("urdf/ur5"));
+  ASSERT_GE(good.mesh_graphadr[0], 0);
+  EXPECT_NO_THROW(read_jmb(write_jmb(good), "test.jmb"));
+
+  Model m = good;
+  const int numvert = m.mesh_graph[0];
+  const int entry = 2 + 2 * numvert + 1;  // vertex 0's second neighbour
+  ASSERT_GE(m.mesh_graph[entry], 0);
+  m.mesh_graphvert[entry] += 1e-3f;
+  EXPECT_NE(error_of(write_jmb(m)).find("mesh_graphvert[" + std::to_string(entry) + "]"),
+            std::string::npos)
+      << error_of(write_jmb(m));
+
+  m = good;
+  m.mesh_graph[2 + 1] += 1;  // vertex 1's list starts one later: vertex 0's runs on past its -1
+  EXPECT_NE(error_of(write_jmb(m)).find("does not end where the next begins"), std::string::npos)
+      << error_of(write_jmb(m));
+}
+
 // A model stating large njmax and nconmax (as real scenes do) compiles with MuJoCo 2.2.2's default
 // stack for them, 320 million doubles, round-trips through .jmb and simulates. (Not in the
 // sanitizer pass's Jmb.*: its Data takes 0.8 GB.)

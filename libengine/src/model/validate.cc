@@ -6,6 +6,7 @@
 
 #include "joco/data.h"
 #include "joco/error.h"
+#include "model/derived.h"
 
 namespace joco {
 
@@ -206,6 +207,10 @@ class Validator {
       }
       check_mesh_graph(i);
     }
+    const char* derived = nullptr;
+    int64_t element = 0;
+    if (derived_mismatch(m, &derived, &element))
+      fail(derived, element, "differs from the fields it is derived from");
     for (int i = 0; i < m.nhfield; ++i) {
       const int64_t end = int64_t{m.hfield_adr[i]} + int64_t{m.hfield_nrow[i]} * m.hfield_ncol[i];
       if (end > m.nhfielddata) fail("hfield_adr", i, "with nrow x ncol runs past nhfielddata");
@@ -259,6 +264,17 @@ class Validator {
     }
     for (int64_t e = 0; e < edges; ++e) {
       if (localid[e] < -1 || localid[e] >= numvert) fail("mesh_graph", adr, "has a bad edge");
+    }
+    // the edge lists follow each other in vertex order, each ended by -1 (hill climbing reads a
+    // vertex's list up to where the next begins)
+    for (int v = 0; v < numvert; ++v) {
+      const int64_t begin = edgeadr[v];
+      const int64_t last = v + 1 < numvert ? int64_t{edgeadr[v + 1]} - 1 : edges - 1;
+      if ((v == 0 && begin != 0) || last < begin || localid[last] != -1)
+        fail("mesh_graph", adr, "has an edge list that does not end where the next begins");
+      for (int64_t e = begin; e < last; ++e) {
+        if (localid[e] < 0) fail("mesh_graph", adr, "has an edge list that ends early");
+      }
     }
     for (int64_t f = 0; f < 3 * int64_t{numface}; ++f) {
       if (faceid[f] < 0 || faceid[f] >= m.mesh_vertnum[i])

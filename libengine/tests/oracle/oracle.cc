@@ -13,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/derived.h"
+
 namespace joco::oracle {
 
 namespace {
@@ -343,6 +345,7 @@ Model model_from_mujoco(const mjModel* mj) {
 #undef JOCO_COPY_STAT
   const auto theirs = mj_model_fields(mj);
   for (const ArrayField& f : m.arrays()) {
+    if (is_derived_field(f.name)) continue;  // joco's own, filled below
     auto it = theirs.find(f.name);
     if (it == theirs.end() || it->second.type != f.type ||
         it->second.rows * it->second.cols != f.count()) {
@@ -350,6 +353,7 @@ Model model_from_mujoco(const mjModel* mj) {
     }
     std::memcpy(f.data, it->second.data, f.bytes());
   }
+  fill_derived(m);
   return m;
 }
 
