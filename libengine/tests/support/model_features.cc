@@ -94,10 +94,10 @@ std::vector<std::string> stage_models(const std::string& folder) {
               models_where([](const ModelFeatures& f) { return f.small(); }, ModelSet::kQuick));
 }
 
-std::vector<std::string> long_stage_models(const std::string& folder) {
+std::vector<std::string> long_stage_models(const std::string& folder, const ModelFilter& pred) {
   const std::vector<std::string> quick = stage_models(folder);
   return models_where([&](const ModelFeatures& f) {
-    return std::find(quick.begin(), quick.end(), f.path) == quick.end();
+    return (!pred || pred(f)) && std::find(quick.begin(), quick.end(), f.path) == quick.end();
   });
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "joco/constants.h"
 #include "joco/model.h"
 
 namespace joco::test {
@@ -59,6 +60,9 @@ struct ModelFeatures : ModelSizes {
     return uint64_t(stiffness) | uint64_t(damping) << 1 | uint64_t(fluid) << 2 |
            uint64_t(ntendon > 0) << 3;
   }
+  // Whether MuJoCo 2.2.2 loads it: it refuses the distance equality, which joco keeps (see
+  // joco-compile(1)). Oracle sweeps leave such models out.
+  bool mujoco_loads() const { return !has(eq_types, kEqDistance); }
   // Whether the model lies under a folder of testdata/ ("smooth/").
   bool in(const std::string& folder) const { return path.starts_with(folder); }
   // A model every stage test of the default suite can afford: at most 40 dofs and 20,000 mesh

@@ -50,9 +50,33 @@ std::vector<std::string> long_sweep_models(const ModelFilter& pred, const ModelK
 
 // The sweep of a stage that every model exercises (kinematics, inertia, ...): the models written
 // for it (under its testdata folder, e.g. "smooth/") and the small quick ones; its long sweep,
-// every other model.
+// every other model (that satisfies pred, when given).
 std::vector<std::string> stage_models(const std::string& folder);
-std::vector<std::string> long_stage_models(const std::string& folder);
+std::vector<std::string> long_stage_models(const std::string& folder, const ModelFilter& pred = {});
+
+// Instantiates an oracle suite whose parameter is a model path over a sweep (of the models MuJoCo
+// 2.2.2 loads): Models/ (the default suite) and LongSweep/ (ctest -L long).
+#define JOCO_INSTANTIATE_SWEEP(suite, pred, kinds, folder)                                         \
+  INSTANTIATE_TEST_SUITE_P(                                                                        \
+      Models, suite,                                                                               \
+      ::testing::ValuesIn(::joco::test::sweep_models(                                              \
+          [](const ::joco::test::ModelFeatures& f) { return f.mujoco_loads() && pred(f); }, kinds, \
+          folder)),                                                                                \
+      ::joco::test::param_name);                                                                   \
+  INSTANTIATE_TEST_SUITE_P(                                                                        \
+      LongSweep, suite,                                                                            \
+      ::testing::ValuesIn(::joco::test::long_sweep_models(                                         \
+          [](const ::joco::test::ModelFeatures& f) { return f.mujoco_loads() && pred(f); }, kinds, \
+          folder)),                                                                                \
+      ::joco::test::param_name)
+#define JOCO_INSTANTIATE_STAGE_SWEEP(suite, folder)                                                \
+  INSTANTIATE_TEST_SUITE_P(Models, suite, ::testing::ValuesIn(::joco::test::stage_models(folder)), \
+                           ::joco::test::param_name);                                              \
+  INSTANTIATE_TEST_SUITE_P(                                                                        \
+      LongSweep, suite,                                                                            \
+      ::testing::ValuesIn(::joco::test::long_stage_models(                                         \
+          folder, [](const ::joco::test::ModelFeatures& f) { return f.mujoco_loads(); })),         \
+      ::joco::test::param_name)
 
 // The paths of a, then those of b not in a.
 std::vector<std::string> join(std::vector<std::string> a, const std::vector<std::string>& b);
