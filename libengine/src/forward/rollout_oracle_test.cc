@@ -6,17 +6,11 @@
 #include <iostream>
 
 #include "joco/forward.h"
+#include "oracle/control_noise.h"
 #include "oracle/random_state.h"
 
 namespace joco {
 namespace {
-
-double halton(int64_t index, int base) {
-  double result = 0, fraction = 1.0 / base;
-  for (; index > 0; index /= base, fraction /= base)
-    result += fraction * static_cast<double>(index % base);
-  return result;
-}
 
 // The humanoid dropped from its initial pose: 2 s onto the floor and lying there, with no NaN and
 // no warning, and the same number of contacts as MuJoCo at each of the first 200 steps.
@@ -59,7 +53,7 @@ TEST(RolloutOracle, Arm26WithJointLimitsFollowsMuJoCo) {
   double worst = 0;
   int limit_steps = 0;
   for (int t = 0; t < 1000; ++t) {
-    for (int j = 0; j < m.nu; ++j) d.ctrl[j] = md->ctrl[j] = halton(t, j + 2);
+    for (int j = 0; j < m.nu; ++j) d.ctrl[j] = md->ctrl[j] = oracle::halton(t, j + 2);
     mj_step(mj.get(), md.get());
     step(m, d);
     limit_steps += d.nefc > 0;
