@@ -19,7 +19,8 @@ namespace {
 // compiled by joco (MJCF), with constraints disabled in both engines for the state comparisons.
 // The default suite takes one model of each kind of actuator and passive force.
 bool forward_subject(const test::ModelFeatures& f) {
-  return !f.urdf && (f.nu > 0 || f.stiffness || f.damping || f.fluid || f.nsensor > 0);
+  return !f.urdf && !f.sensor_noise &&
+         (f.nu > 0 || f.stiffness || f.damping || f.fluid || f.nsensor > 0);
 }
 uint64_t forward_kinds(const test::ModelFeatures& f) {
   return f.trn_types | f.dyn_types << 8 | f.gain_types << 16 | f.bias_types << 24 |
@@ -122,7 +123,20 @@ TEST_P(ForwardOracle, OneStepOfEachIntegratorMatches) {
   }
 }
 
-JOCO_INSTANTIATE_SWEEP(ForwardOracle, forward_subject, forward_kinds, "forward/");
+INSTANTIATE_TEST_SUITE_P(Models, ForwardOracle,
+                         ::testing::ValuesIn(test::sweep_models(forward_subject, forward_kinds,
+                                                                "forward/")),
+                         test::param_name);
+// The long ones of the shared list: beyond it, the largest chains (flag, the cloth composites)
+// differ from MuJoCo by ~1e-10 in qacc and the thin fluid bodies by the Kutta-lift derivative
+// (above), which these comparisons at default tolerance do not allow.
+INSTANTIATE_TEST_SUITE_P(LongSweep, ForwardOracle,
+                         ::testing::ValuesIn(test::models_where(
+                             [](const test::ModelFeatures& f) {
+                               return forward_subject(f) && !f.small();
+                             },
+                             test::ModelSet::kLong)),
+                         test::param_name);
 
 // testspeed's Halton control noise, the same in both engines.
 double halton(int64_t index, int base) {
