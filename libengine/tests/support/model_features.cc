@@ -96,9 +96,16 @@ std::vector<std::string> stage_models(const std::string& folder) {
 
 std::vector<std::string> long_stage_models(const std::string& folder, const ModelFilter& pred) {
   const std::vector<std::string> quick = stage_models(folder);
-  return models_where([&](const ModelFeatures& f) {
-    return (!pred || pred(f)) && std::find(quick.begin(), quick.end(), f.path) == quick.end();
-  });
+  std::vector<std::string> paths;
+  for (const std::string& path :
+       join(models_where([](const ModelFeatures& f) { return !f.small(); }, ModelSet::kQuick),
+            long_models())) {
+    if (std::find(quick.begin(), quick.end(), path) == quick.end() &&
+        (!pred || pred(features_of(path)))) {
+      paths.push_back(path);
+    }
+  }
+  return paths;
 }
 
 }  // namespace joco::test

@@ -50,7 +50,7 @@ std::vector<std::string> long_sweep_models(const ModelFilter& pred, const ModelK
 
 // The sweep of a stage that every model exercises (kinematics, inertia, ...): the models written
 // for it (under its testdata folder, e.g. "smooth/") and the small quick ones; its long sweep,
-// every other model (that satisfies pred, when given).
+// the other quick ones and the long list (those that satisfy pred, when given).
 std::vector<std::string> stage_models(const std::string& folder);
 std::vector<std::string> long_stage_models(const std::string& folder, const ModelFilter& pred = {});
 
