@@ -107,5 +107,29 @@ TEST(TestModels, AreTheFilesToolsReadAsModels) {
   EXPECT_GT(models.size(), 100u);
 }
 
+// The table of model features (written at build time) has one row per model of the shared list,
+// and a sweep's default and long shares are the models with the feature, each once.
+TEST(TestModels, FeatureTableAndSweepsCoverTheList) {
+  const std::vector<std::string> models = joco::test::all_testdata_models();
+  std::vector<std::string> in_table;
+  for (const joco::test::ModelFeatures& f : joco::test::model_features())
+    in_table.push_back(f.path);
+  EXPECT_EQ(in_table, models);
+  const auto has_actuators = [](const joco::test::ModelFeatures& f) { return f.nu > 0; };
+  const auto kinds = [](const joco::test::ModelFeatures& f) { return f.actuator_kinds(); };
+  std::vector<std::string> swept = joco::test::sweep_models(has_actuators, kinds, "actuation/");
+  const size_t quick = swept.size();
+  for (const std::string& path :
+       joco::test::long_sweep_models(has_actuators, kinds, "actuation/")) {
+    swept.push_back(path);
+  }
+  std::sort(swept.begin(), swept.end());
+  EXPECT_EQ(std::adjacent_find(swept.begin(), swept.end()), swept.end());
+  EXPECT_EQ(swept, joco::test::models_where(has_actuators));
+  EXPECT_GT(quick, 0u);
+  EXPECT_LT(quick, swept.size());
+  EXPECT_TRUE(joco::test::features_of("actuation/actuators.xml").nu > 0);
+}
+
 }  // namespace
 }  // namespace joco::tools

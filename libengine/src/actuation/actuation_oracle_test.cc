@@ -3,7 +3,6 @@
 // bad controls.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -12,6 +11,7 @@
 
 #include "joco/actuation.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
@@ -60,15 +60,7 @@ oracle::WorstErrors run(const std::string& model, const Variant& variant, int se
   return worst;
 }
 
-class ActuationOracle : public ::testing::TestWithParam<const char*> {};
-
-std::string Name(const ::testing::TestParamInfo<const char*>& info) {
-  std::string name = info.param;
-  for (char& ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
-}
+class ActuationOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ActuationOracle, MatchesMuJoCo) {
   run(GetParam(), {"default"});
@@ -76,25 +68,11 @@ TEST_P(ActuationOracle, MatchesMuJoCo) {
   run(GetParam(), {"actuation disabled", mjDSBL_ACTUATION}, 1);
 }
 
-const char* const kModels[] = {
-    "actuation/actuators.xml",
-    "actuation/transmissions.xml",
-    "mujoco/model/tendon_arm/arm26.xml",
-    "mujoco/model/slider_crank/slider_crank.xml",
-    "mujoco/model/humanoid/humanoid.xml",
-    "mujoco/model/humanoid100/humanoid100.xml",
-    "mujoco-tests/test__engine__testdata__activation.xml",
-    "mujoco-tests/test__engine__testdata__damper.xml",
-    "mujoco-tests/test__engine__testdata__derivative__damped_actuators.xml",
-    "mujoco-tests/test__engine__testdata__refsite.xml",
-    "mujoco-tests/test__testdata__model.xml",
-    "real/shadow_hand/right_hand.xml",
-    "real/franka_sim/franka_panda.xml",
-    "real/wonik_allegro/right_hand.xml",
-    "real/anybotics_anymal_c/anymal_c.xml",
-};
+// Every model with actuators.
+bool has_actuators(const test::ModelFeatures& f) { return f.nu > 0; }
+uint64_t actuator_kinds(const test::ModelFeatures& f) { return f.actuator_kinds(); }
 
-INSTANTIATE_TEST_SUITE_P(Models, ActuationOracle, ::testing::ValuesIn(kModels), Name);
+JOCO_INSTANTIATE_SWEEP(ActuationOracle, has_actuators, actuator_kinds, "actuation/");
 
 // A NaN or huge control: MuJoCo warns with the first bad index (after clamping) and zeroes every
 // control; a huge control on a limited actuator is clamped first and is no longer bad.

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <vector>
 
@@ -11,19 +10,12 @@
 #include "joco/smooth.h"
 #include "joco/tendon.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class TransmissionOracle : public ::testing::TestWithParam<const char*> {};
-
-std::string Name(const ::testing::TestParamInfo<const char*>& info) {
-  std::string name = info.param;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
+class TransmissionOracle : public ::testing::TestWithParam<std::string> {};
 
 // Compares actuator_moment (a matrix of lengths, against at least the model's extent) and
 // actuator_velocity after MuJoCo's mj_fwdVelocity.
@@ -51,25 +43,11 @@ TEST_P(TransmissionOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-const char* const kModels[] = {
-    "actuation/transmissions.xml",
-    "mujoco/model/slider_crank/slider_crank.xml",
-    "mujoco/model/tendon_arm/arm26.xml",
-    "mujoco/model/humanoid/humanoid.xml",
-    "mujoco/model/humanoid100/humanoid100.xml",
-    "mujoco-tests/test__engine__testdata__refsite.xml",
-    "mujoco-tests/test__engine__testdata__activation.xml",
-    "mujoco-tests/test__engine__testdata__damper.xml",
-    "mujoco-tests/test__engine__testdata__derivative__damped_actuators.xml",
-    "mujoco-tests/test__testdata__model.xml",
-    "real/shadow_hand/right_hand.xml",
-    "real/franka_sim/franka_panda.xml",
-    "real/franka_sim/bi-franka_panda.xml",
-    "real/wonik_allegro/right_hand.xml",
-    "real/anybotics_anymal_c/anymal_c.xml",
-};
+// Every model with actuators (every transmission type is among them).
+bool has_actuators(const test::ModelFeatures& f) { return f.nu > 0; }
+uint64_t actuator_kinds(const test::ModelFeatures& f) { return f.actuator_kinds(); }
 
-INSTANTIATE_TEST_SUITE_P(Models, TransmissionOracle, ::testing::ValuesIn(kModels), Name);
+JOCO_INSTANTIATE_SWEEP(TransmissionOracle, has_actuators, actuator_kinds, "actuation/");
 
 // The slider_crank model's "broken" actuator at the initial state: its rod cannot reach the
 // slider's axis (negative determinant), the case MuJoCo draws as a broken crank.

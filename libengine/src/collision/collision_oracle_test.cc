@@ -18,6 +18,7 @@
 #include "joco/collision.h"
 #include "oracle/contacts.h"
 #include "oracle/oracle.h"
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -273,10 +274,7 @@ std::string model_name(const ::testing::TestParamInfo<ModelCase>& p) {
                             "_smallnconmax",
                             "_randomstates"};
   s += variants[p.param.variant];
-  for (char& ch : s) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return s;
+  return test::test_name(s);
 }
 
 constexpr double kExact = 1e-9, kMpr = 1e-6;

@@ -87,11 +87,7 @@ std::vector<std::string> all_models() {
 
 INSTANTIATE_TEST_SUITE_P(Models, CompileOracle, ::testing::ValuesIn(all_models()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param.substr(0, param.param.rfind('.'));
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
+                           return test::test_name(param.param.substr(0, param.param.rfind('.')));
                          });
 
 }  // namespace

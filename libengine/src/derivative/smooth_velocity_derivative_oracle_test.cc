@@ -12,6 +12,7 @@
 #include "joco/derivative.h"
 #include "joco/tendon.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
@@ -32,10 +33,7 @@ std::ostream& operator<<(std::ostream& os, const DerivativeParam& c) { return os
 class SmoothVelocityDerivativeOracle : public ::testing::TestWithParam<DerivativeParam> {};
 
 std::string Name(const ::testing::TestParamInfo<DerivativeParam>& info) {
-  std::string name = info.param.model;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
+  std::string name = test::test_name(info.param.model);
   if (info.param.disable & mjDSBL_PASSIVE) name += "_passive_disabled";
   if (info.param.disable & mjDSBL_ACTUATION) name += "_actuation_disabled";
   return name;

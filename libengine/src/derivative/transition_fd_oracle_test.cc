@@ -14,18 +14,12 @@
 #include "joco/derivative.h"
 #include "joco/forward.h"
 #include "joco/mjcf.h"
+#include "oracle/control_noise.h"
 #include "oracle/oracle.h"
 #include "support/test_support.h"
 
 namespace joco {
 namespace {
-
-double halton(int64_t index, int base) {
-  double result = 0, fraction = 1.0 / base;
-  for (; index > 0; index /= base, fraction /= base)
-    result += fraction * static_cast<double>(index % base);
-  return result;
-}
 
 // testspeed's control noise of amplitude `noise` at step i.
 void control_noise(const mjModel* mj, mjData* md, double noise, int64_t i) {
@@ -35,7 +29,7 @@ void control_noise(const mjModel* mj, mjData* md, double noise, int64_t i) {
       center = 0.5 * (mj->actuator_ctrlrange[2 * j + 1] + mj->actuator_ctrlrange[2 * j]);
       radius = 0.5 * (mj->actuator_ctrlrange[2 * j + 1] - mj->actuator_ctrlrange[2 * j]);
     }
-    md->ctrl[j] = center + noise * radius * (2 * halton(i, j + 2) - 1);
+    md->ctrl[j] = center + noise * radius * (2 * oracle::halton(i, j + 2) - 1);
   }
 }
 

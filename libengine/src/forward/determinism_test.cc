@@ -12,6 +12,7 @@
 
 #include "joco/forward.h"
 #include "joco/mjcf.h"
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -80,11 +81,7 @@ TEST_P(Determinism, SameInputsSameBits) {
 // "humanoid_humanoid_xml" from "mujoco/model/humanoid/humanoid.xml".
 std::string model_name(const ::testing::TestParamInfo<const char*>& param) {
   std::string name = param.param;
-  name = name.substr(name.rfind('/', name.rfind('/') - 1) + 1);
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
+  return test::test_name(name.substr(name.rfind('/', name.rfind('/') - 1) + 1));
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Determinism,

@@ -6,30 +6,18 @@
 #include <iostream>
 
 #include "joco/forward.h"
-#include "joco/mjcf.h"
-#include "oracle/oracle.h"
-#include "support/test_support.h"
+#include "oracle/control_noise.h"
+#include "oracle/random_state.h"
 
 namespace joco {
 namespace {
 
-double halton(int64_t index, int base) {
-  double result = 0, fraction = 1.0 / base;
-  for (; index > 0; index /= base, fraction /= base)
-    result += fraction * static_cast<double>(index % base);
-  return result;
-}
-
 // The humanoid dropped from its initial pose: 2 s onto the floor and lying there, with no NaN and
 // no warning, and the same number of contacts as MuJoCo at each of the first 200 steps.
 TEST(RolloutOracle, HumanoidFallsOntoTheFloor) {
-  const std::string path = test::testdata("mujoco/model/humanoid/humanoid.xml");
-  std::string error;
-  auto mj = oracle::load(path, &error);
-  ASSERT_TRUE(mj) << error;
-  auto md = oracle::make_data(mj.get());
-  const Model m = compile_mjcf_file(path);
-  Data d = make_data(m);
+  oracle::OracleCase c;
+  ASSERT_TRUE(oracle::load_compiled_case("mujoco/model/humanoid/humanoid.xml", c));
+  auto& [path, mj, md, m, d] = c;
   const int steps = static_cast<int>(std::round(2.0 / m.opt.timestep));
   int first_contact = -1;
   for (int t = 0; t < steps; ++t) {
@@ -59,17 +47,13 @@ TEST(RolloutOracle, HumanoidFallsOntoTheFloor) {
 // arm26 with its joint limits, driven by the same controls: within 1e-6 of MuJoCo's trajectory
 // over 1000 steps.
 TEST(RolloutOracle, Arm26WithJointLimitsFollowsMuJoCo) {
-  const std::string path = test::testdata("mujoco/model/tendon_arm/arm26.xml");
-  std::string error;
-  auto mj = oracle::load(path, &error);
-  ASSERT_TRUE(mj) << error;
-  auto md = oracle::make_data(mj.get());
-  const Model m = compile_mjcf_file(path);
-  Data d = make_data(m);
+  oracle::OracleCase c;
+  ASSERT_TRUE(oracle::load_compiled_case("mujoco/model/tendon_arm/arm26.xml", c));
+  auto& [path, mj, md, m, d] = c;
   double worst = 0;
   int limit_steps = 0;
   for (int t = 0; t < 1000; ++t) {
-    for (int j = 0; j < m.nu; ++j) d.ctrl[j] = md->ctrl[j] = halton(t, j + 2);
+    for (int j = 0; j < m.nu; ++j) d.ctrl[j] = md->ctrl[j] = oracle::halton(t, j + 2);
     mj_step(mj.get(), md.get());
     step(m, d);
     limit_steps += d.nefc > 0;

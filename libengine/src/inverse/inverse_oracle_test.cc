@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <random>
 
@@ -215,6 +216,49 @@ struct FwdinvTally {
   }
 };
 
+// The states the FwdInv tests compare at: for each model, variant, solver and iteration count (0:
+// the model's own) that `wanted` keeps, the states of a short MuJoCo rollout. `check` gets the
+// case (c.m with the solver set), MuJoCo's model flagged to compare forward and inverse, joco's
+// model flagged alike, and where the state is.
+struct FwdinvState {
+  oracle::OracleCase& c;
+  mjModel* flagged_mj;
+  const Model& flagged;
+  const std::string& where;
+};
+
+void for_each_fwdinv_state(const std::vector<std::string>& models,
+                           const std::function<bool(int solver, int iterations)>& wanted,
+                           const std::function<void(FwdinvState&)>& check) {
+  for (const std::string& model : models) {
+    for (const Variant& v : kVariants) {
+      oracle::OracleCase c;
+      if (!oracle::load_case(model, c)) return;
+      set_variant(c, v);
+      mjModel* mj = c.mj.get();
+      mjData* md = c.md.get();
+      for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
+        for (int iterations : {0, 1, 3}) {
+          if (!wanted(solver, iterations)) continue;
+          mj->opt.solver = c.m.opt.solver = solver;
+          oracle::MjModelPtr flagged(mj_copyModel(nullptr, mj));
+          Model m = c.m;
+          flagged->opt.enableflags |= mjENBL_FWDINV;
+          m.opt.enableflags |= kEnableFwdinv;
+          if (iterations > 0) flagged->opt.iterations = m.opt.iterations = iterations;
+          constraint_test::rollout(mj, md, 5, 150, 50, [&](int at) {
+            const std::string where = model + " cone " + std::to_string(v.cone) + " solver " +
+                                      std::to_string(solver) + " iterations " +
+                                      std::to_string(iterations) + " step " + std::to_string(at);
+            FwdinvState state{c, flagged.get(), m, where};
+            check(state);
+          });
+        }
+      }
+    }
+  }
+}
+
 // The comparison itself: MuJoCo's forward solution (mj_forward at the state mj_step starts from)
 // copied into joco's Data, compare_fwd_inv against the solver_fwdinv MuJoCo's step records, for
 // every solver at the default settings and starved of iterations. Values are compared relative to
@@ -225,37 +269,21 @@ TEST(FwdInv, ComparisonMatchesMuJoCo) {
       "mujoco/model/humanoid/humanoid.xml", "inverse/rig.xml", "real/anybotics_anymal_c/scene.xml",
       "mujoco/model/slider_crank/slider_crank.xml", "real/shadow_hand/scene_right.xml"};
   FwdinvTally tally;
-  for (const std::string& model : models) {
-    for (const Variant& v : kVariants) {
-      oracle::OracleCase c;
-      if (!oracle::load_case(model, c)) return;
-      set_variant(c, v);
-      mjModel* mj = c.mj.get();
-      mjData* md = c.md.get();
-      for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
-        for (int iterations : {0, 1, 3}) {  // 0: the model's own
-          mj->opt.solver = c.m.opt.solver = solver;
-          oracle::MjModelPtr flagged(mj_copyModel(nullptr, mj));
-          flagged->opt.enableflags |= mjENBL_FWDINV;
-          if (iterations > 0) flagged->opt.iterations = iterations;
-          constraint_test::rollout(mj, md, 5, 150, 50, [&](int at) {
-            const std::string where = model + " cone " + std::to_string(v.cone) + " solver " +
-                                      std::to_string(solver) + " iterations " +
-                                      std::to_string(iterations) + " step " + std::to_string(at);
-            oracle::MjDataPtr stepped(mj_copyData(nullptr, mj, md));
-            mj_step(flagged.get(), stepped.get());
-            oracle::MjDataPtr forwarded(mj_copyData(nullptr, mj, md));
-            mj_forward(flagged.get(), forwarded.get());
-            constraint_test::copy_mujoco_data(mj, forwarded.get(), c.d);
-            c.d.solver_fwdinv[0] = c.d.solver_fwdinv[1] = -1;
-            compare_fwd_inv(c.m, c.d);
-            const double scale = rounding_scale(mj, forwarded.get());
-            tally.add(c.d.solver_fwdinv, stepped->solver_fwdinv, scale, where);
-          });
-        }
-      }
-    }
-  }
+  for_each_fwdinv_state(
+      models, [](int, int) { return true; },
+      [&](FwdinvState& s) {
+        oracle::OracleCase& c = s.c;
+        const mjModel* mj = c.mj.get();
+        oracle::MjDataPtr stepped(mj_copyData(nullptr, mj, c.md.get()));
+        mj_step(s.flagged_mj, stepped.get());
+        oracle::MjDataPtr forwarded(mj_copyData(nullptr, mj, c.md.get()));
+        mj_forward(s.flagged_mj, forwarded.get());
+        constraint_test::copy_mujoco_data(mj, forwarded.get(), c.d);
+        c.d.solver_fwdinv[0] = c.d.solver_fwdinv[1] = -1;
+        compare_fwd_inv(c.m, c.d);
+        const double scale = rounding_scale(mj, forwarded.get());
+        tally.add(c.d.solver_fwdinv, stepped->solver_fwdinv, scale, s.where);
+      });
   tally.report("compare_fwd_inv");
 }
 
@@ -267,38 +295,19 @@ TEST(FwdInv, StepMatchesMuJoCo) {
                                            "real/anybotics_anymal_c/scene.xml",
                                            "mujoco/model/slider_crank/slider_crank.xml"};
   FwdinvTally tally;
-  for (const std::string& model : models) {
-    for (const Variant& v : kVariants) {
-      oracle::OracleCase c;
-      if (!oracle::load_case(model, c)) return;
-      set_variant(c, v);
-      mjModel* mj = c.mj.get();
-      mjData* md = c.md.get();
-      for (int solver : {mjSOL_PGS, mjSOL_CG, mjSOL_NEWTON}) {
-        for (int iterations : {0, 1, 3}) {
-          if (solver == mjSOL_CG && iterations != 1) continue;
-          mj->opt.solver = c.m.opt.solver = solver;
-          oracle::MjModelPtr flagged(mj_copyModel(nullptr, mj));
-          Model m = c.m;
-          flagged->opt.enableflags |= mjENBL_FWDINV;
-          m.opt.enableflags |= kEnableFwdinv;
-          if (iterations > 0) flagged->opt.iterations = m.opt.iterations = iterations;
-          constraint_test::rollout(mj, md, 5, 150, 50, [&](int at) {
-            const std::string where = model + " cone " + std::to_string(v.cone) + " solver " +
-                                      std::to_string(solver) + " iterations " +
-                                      std::to_string(iterations) + " step " + std::to_string(at);
-            oracle::MjDataPtr copy(mj_copyData(nullptr, mj, md));
-            oracle::copy_state(mj, md, m, c.d);
-            mj_step(flagged.get(), copy.get());
-            step(m, c.d);
-            if (copy->ncon != c.d.ncon) return;  // another contact set: not this test's subject
-            const double scale = rounding_scale(mj, copy.get());
-            tally.add(c.d.solver_fwdinv, copy->solver_fwdinv, scale, where);
-          });
-        }
-      }
-    }
-  }
+  for_each_fwdinv_state(
+      models, [](int solver, int iterations) { return solver != mjSOL_CG || iterations == 1; },
+      [&](FwdinvState& s) {
+        oracle::OracleCase& c = s.c;
+        const mjModel* mj = c.mj.get();
+        oracle::MjDataPtr copy(mj_copyData(nullptr, mj, c.md.get()));
+        oracle::copy_state(mj, c.md.get(), s.flagged, c.d);
+        mj_step(s.flagged_mj, copy.get());
+        step(s.flagged, c.d);
+        if (copy->ncon != c.d.ncon) return;  // another contact set: not this test's subject
+        const double scale = rounding_scale(mj, copy.get());
+        tally.add(c.d.solver_fwdinv, copy->solver_fwdinv, scale, s.where);
+      });
   tally.report("step with fwdinv");
 }
 

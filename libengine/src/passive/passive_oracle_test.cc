@@ -2,26 +2,18 @@
 // dampers, both fluid models, the passive flag.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cmath>
 #include <string>
 
 #include "joco/passive.h"
 #include "joco/tendon.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class PassiveOracle : public ::testing::TestWithParam<const char*> {};
-
-std::string Name(const ::testing::TestParamInfo<const char*>& info) {
-  std::string name = info.param;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
+class PassiveOracle : public ::testing::TestWithParam<std::string> {};
 
 oracle::StageCheck passive_check() {
   oracle::StageCheck check;
@@ -48,32 +40,13 @@ TEST_P(PassiveOracle, DisabledIsZero) {
   });
 }
 
-const char* const kModels[] = {
-    "actuation/springs.xml",
-    "actuation/fluid.xml",
-    "actuation/tendons.xml",
-    "mujoco/model/tendon_arm/arm26.xml",
-    "mujoco/model/humanoid/humanoid.xml",
-    "mujoco/model/humanoid100/humanoid100.xml",
-    "mujoco/model/flag/flag.xml",
-    "mujoco/model/hammock/hammock.xml",
-    "mujoco/model/adhesion/active_adhesion.xml",
-    "mujoco-tests/test__engine__testdata__damper.xml",
-    "mujoco-tests/test__engine__testdata__activation.xml",
-    "mujoco-tests/test__engine__testdata__refsite.xml",
-    "mujoco-tests/test__engine__testdata__rotations.xml",
-    "mujoco-tests/test__engine__testdata__sites.xml",
-    "mujoco-tests/test__engine__testdata__derivative__damped_pendulum.xml",
-    "mujoco-tests/test__engine__testdata__derivative__tumbling_thin_object.xml",
-    "mujoco-tests/test__engine__testdata__derivative__tumbling_thin_object_ellipsoid.xml",
-    "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_free.xml",
-    "mujoco-tests/test__testdata__model.xml",
-    "real/shadow_hand/right_hand.xml",
-    "real/wonik_allegro/right_hand.xml",
-    "real/franka_sim/franka_panda.xml",
-};
+// Every model with passive forces: springs, dampers or a fluid.
+bool has_passive_forces(const test::ModelFeatures& f) {
+  return f.stiffness || f.damping || f.fluid;
+}
+uint64_t passive_kinds(const test::ModelFeatures& f) { return f.passive_kinds(); }
 
-INSTANTIATE_TEST_SUITE_P(Models, PassiveOracle, ::testing::ValuesIn(kModels), Name);
+JOCO_INSTANTIATE_SWEEP(PassiveOracle, has_passive_forces, passive_kinds, "actuation/");
 
 // Thin and slender bodies in the ellipsoid model at speeds over nine decades, where MuJoCo's guards
 // on small denominators (projected area, Kutta lift) change the forces.

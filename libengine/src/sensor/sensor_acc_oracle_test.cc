@@ -6,7 +6,7 @@
 namespace joco {
 namespace {
 
-class SensorAccOracle : public ::testing::TestWithParam<const char*> {};
+class SensorAccOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SensorAccOracle, MatchesMuJoCo) {
   sensor_oracle::SensorCheck check;
@@ -16,35 +16,8 @@ TEST_P(SensorAccOracle, MatchesMuJoCo) {
   EXPECT_LE(errors.worst(), 1e-10);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Models, SensorAccOracle,
-    ::testing::Values(
-        "sensor/all_sensors.xml", "sensor/touch.xml", "sensor/limits_touch.xml",
-        "mujoco-tests/test__testdata__model.xml", "real/franka_sim/franka_panda.xml",
-        "mujoco/model/adhesion/active_adhesion.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_free.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__force_slide.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__connect__force_slide_rotated.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__connect__multiple_constraints.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__connect__torque_free.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_free.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_free_rotated.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__force_torque_free.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__weld__force_torque_free_rotated_tendon.xml",
-        "mujoco-tests/test__engine__testdata__core_smooth__rne_post__weld__tfratio0_force_free.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_force_slide.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_force_slide_rotated.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_multiple_constraints.xml",
-        "mujoco-tests/"
-        "test__engine__testdata__core_smooth__rne_post__weld__tfratio0_torque_free.xml"));
+JOCO_INSTANTIATE_SWEEP(SensorAccOracle, sensor_oracle::has_stage_sensors<kStageAcc>,
+                       sensor_oracle::sensor_kinds, "sensor/");
 
 // The touch scene settling under gravity: resting and sliding contacts inside and outside the
 // touch zones, with both friction cones.

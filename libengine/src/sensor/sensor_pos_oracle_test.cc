@@ -11,7 +11,7 @@ void random_hfields(oracle::OracleCase& c) {
   for (int i = 0; i < c.mj->nhfielddata; ++i) c.mj->hfield_data[i] = c.m.hfield_data[i] = u(rng);
 }
 
-class SensorPosOracle : public ::testing::TestWithParam<const char*> {};
+class SensorPosOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SensorPosOracle, MatchesMuJoCo) {
   sensor_oracle::SensorCheck check;
@@ -22,12 +22,8 @@ TEST_P(SensorPosOracle, MatchesMuJoCo) {
   EXPECT_LE(errors.worst(), 1e-10);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, SensorPosOracle,
-                         ::testing::Values("sensor/all_sensors.xml", "sensor/rangefinders.xml",
-                                           "sensor/touch.xml", "sensor/limits_touch.xml",
-                                           "mujoco-tests/test__testdata__model.xml",
-                                           "real/franka_sim/franka_panda.xml",
-                                           "real/franka_sim/bi-franka_panda.xml"));
+JOCO_INSTANTIATE_SWEEP(SensorPosOracle, sensor_oracle::has_stage_sensors<kStagePos>,
+                       sensor_oracle::sensor_kinds, "sensor/");
 
 // Many random states of the rangefinder scene: every geom type hit, and rays that miss.
 TEST(RangefinderOracle, ManyStates) {

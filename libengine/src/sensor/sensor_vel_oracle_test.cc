@@ -4,7 +4,7 @@
 namespace joco {
 namespace {
 
-class SensorVelOracle : public ::testing::TestWithParam<const char*> {};
+class SensorVelOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SensorVelOracle, MatchesMuJoCo) {
   sensor_oracle::SensorCheck check;
@@ -14,11 +14,8 @@ TEST_P(SensorVelOracle, MatchesMuJoCo) {
   EXPECT_LE(errors.worst(), 1e-10);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, SensorVelOracle,
-                         ::testing::Values("sensor/all_sensors.xml", "sensor/limits_touch.xml",
-                                           "mujoco-tests/test__testdata__model.xml",
-                                           "real/franka_sim/franka_panda.xml",
-                                           "real/franka_sim/bi-franka_panda.xml"));
+JOCO_INSTANTIATE_SWEEP(SensorVelOracle, sensor_oracle::has_stage_sensors<kStageVel>,
+                       sensor_oracle::sensor_kinds, "sensor/");
 
 }  // namespace
 }  // namespace joco

@@ -3,11 +3,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class CamlightOracle : public ::testing::TestWithParam<const char*> {};
+class CamlightOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CamlightOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -18,12 +19,12 @@ TEST_P(CamlightOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-// cameras_lights has every mode for both; humanoid and anymal_c target lights at subtree coms.
-INSTANTIATE_TEST_SUITE_P(Models, CamlightOracle,
-                         ::testing::Values("smooth/cameras_lights.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "mujoco/model/humanoid100/humanoid100.xml",
-                                           "real/anybotics_anymal_c/scene.xml"));
+// Every model with both cameras and lights (cameras_lights has every mode for both; humanoid
+// targets lights at subtree coms).
+bool has_cameras_and_lights(const test::ModelFeatures& f) { return f.ncam > 0 && f.nlight > 0; }
+uint64_t one_kind(const test::ModelFeatures&) { return 1; }
+
+JOCO_INSTANTIATE_SWEEP(CamlightOracle, has_cameras_and_lights, one_kind, "smooth/");
 
 }  // namespace
 }  // namespace joco

@@ -3,11 +3,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class ComPosOracle : public ::testing::TestWithParam<const char*> {};
+class ComPosOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ComPosOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -17,15 +18,21 @@ TEST_P(ComPosOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-// Every joint type, several joints per body, massless bodies and subtrees (capsule_inertia and
-// scene have no dofs), and many trees.
+// The stage's models (every joint type, several joints per body, many trees) and the models with
+// bodies but no dofs (massless bodies and subtrees); every other model in the long sweep.
+bool bodies_without_dofs(const test::ModelFeatures& f) { return f.nv == 0 && f.nbody > 1; }
+uint64_t one_kind(const test::ModelFeatures&) { return 1; }
+
 INSTANTIATE_TEST_SUITE_P(Models, ComPosOracle,
-                         ::testing::Values("smooth/joint_zoo.xml",
-                                           "mujoco-tests/test__user__testdata__capsule_inertia.xml",
-                                           "mujoco-tests/test__testdata__model.xml",
-                                           "mujoco/model/composite/scene.xml",
-                                           "mujoco/model/humanoid100/humanoid100.xml",
-                                           "real/shadow_hand/scene_right.xml"));
+                         ::testing::ValuesIn(test::join(test::stage_models("smooth/"),
+                                                        test::sweep_models(bodies_without_dofs,
+                                                                           one_kind))),
+                         test::param_name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, ComPosOracle,
+                         ::testing::ValuesIn(test::long_stage_models(
+                             "smooth/",
+                             [](const test::ModelFeatures& f) { return f.mujoco_loads(); })),
+                         test::param_name);
 
 }  // namespace
 }  // namespace joco

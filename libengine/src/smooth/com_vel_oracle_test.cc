@@ -3,11 +3,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class ComVelOracle : public ::testing::TestWithParam<const char*> {};
+class ComVelOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ComVelOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -17,12 +18,8 @@ TEST_P(ComVelOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, ComVelOracle,
-                         ::testing::Values("smooth/joint_zoo.xml",
-                                           "mujoco-tests/test__engine__testdata__refsite.xml",
-                                           "mujoco-tests/test__testdata__model.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "real/anybotics_anymal_c/anymal_c.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(ComVelOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

@@ -3,11 +3,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class CrbOracle : public ::testing::TestWithParam<const char*> {};
+class CrbOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CrbOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -17,13 +18,9 @@ TEST_P(CrbOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-// Armature (joint_zoo, shadow hand), long chains (flag), several free bodies.
-INSTANTIATE_TEST_SUITE_P(
-    Models, CrbOracle,
-    ::testing::Values("smooth/joint_zoo.xml", "mujoco/model/flag/flag.xml",
-                      "mujoco-tests/test__engine__testdata__collision_convex__multiple_objects.xml",
-                      "real/shadow_hand/scene_left.xml",
-                      "mujoco/model/humanoid100/humanoid100.xml"));
+// The stage's own models (armature and several free bodies in joint_zoo) and the small quick
+// ones; every other model (long chains: flag, cloth) in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(CrbOracle, "smooth/");
 
 // Changed masses and armature at run time: MuJoCo keeps the compiled dof_M0 on the diagonal of
 // simple dofs (humanoid100's free boxes) and uses the new values elsewhere.

@@ -4,11 +4,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class FactorMOracle : public ::testing::TestWithParam<const char*> {};
+class FactorMOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FactorMOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -29,12 +30,8 @@ TEST_P(FactorMOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, FactorMOracle,
-                         ::testing::Values("smooth/joint_zoo.xml",
-                                           "mujoco-tests/test__user__testdata__auto_limits.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "real/franka_sim/bi-franka_panda.xml",
-                                           "mujoco/model/composite/cloth.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(FactorMOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

@@ -8,11 +8,12 @@
 #include "joco/jacobian.h"
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class JacobianOracle : public ::testing::TestWithParam<const char*> {};
+class JacobianOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(JacobianOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -76,12 +77,8 @@ TEST_P(JacobianOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, JacobianOracle,
-                         ::testing::Values("smooth/joint_zoo.xml", "smooth/cameras_lights.xml",
-                                           "mujoco-tests/test__testdata__model.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "real/shadow_hand/scene_right.xml",
-                                           "real/wonik_allegro/scene_left.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(JacobianOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

@@ -102,7 +102,7 @@ int64_t check_states(oracle::OracleCase& c, int states, uint64_t first_seed) {
   return total.compared;
 }
 
-class KinematicsBits : public ::testing::TestWithParam<const char*> {};
+class KinematicsBits : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(KinematicsBits, RandomStates) {
   oracle::OracleCase c;
@@ -137,24 +137,8 @@ TEST_P(KinematicsBits, UnnormalizedModelQuaternions) {
   EXPECT_GT(check_states(c, 20, 100), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, KinematicsBits,
-                         ::testing::Values("smooth/kinematic_chains.xml", "smooth/joint_zoo.xml",
-                                           "smooth/cameras_lights.xml",
-                                           "smooth/spheres_on_plane.xml",
-                                           "mujoco-tests/test__engine__testdata__rotations.xml",
-                                           "mujoco-tests/test__engine__testdata__refsite.xml",
-                                           "mujoco-tests/test__engine__testdata__sites.xml",
-                                           "mujoco-tests/test__testdata__model.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "mujoco/model/humanoid100/humanoid100.xml",
-                                           "mujoco/model/composite/cloth.xml"),
-                         [](const ::testing::TestParamInfo<const char*>& p) {
-                           std::string name = p.param;
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
-                         });
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(KinematicsBits, "smooth/");
 
 // Every MJCF under testdata/ that MuJoCo loads (some are fragments, or invalid on purpose).
 TEST(KinematicsBitsAll, EveryTestdataModel) {

@@ -6,11 +6,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class MulMOracle : public ::testing::TestWithParam<const char*> {};
+class MulMOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MulMOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -30,10 +31,8 @@ TEST_P(MulMOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, MulMOracle,
-                         ::testing::Values("smooth/joint_zoo.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "real/anybotics_anymal_c/scene.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(MulMOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

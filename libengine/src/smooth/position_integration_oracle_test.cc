@@ -7,11 +7,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class PositionIntegrationOracle : public ::testing::TestWithParam<const char*> {};
+class PositionIntegrationOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PositionIntegrationOracle, MatchesMuJoCo) {
   oracle::OracleCase c;
@@ -52,10 +53,8 @@ TEST_P(PositionIntegrationOracle, MatchesMuJoCo) {
   std::cout << c.path << ":\n" << worst.table();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, PositionIntegrationOracle,
-                         ::testing::Values("smooth/joint_zoo.xml",
-                                           "mujoco-tests/test__engine__testdata__refsite.xml",
-                                           "mujoco/model/humanoid100/humanoid100.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(PositionIntegrationOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

@@ -7,11 +7,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class SolveMOracle : public ::testing::TestWithParam<const char*> {};
+class SolveMOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SolveMOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -34,10 +35,8 @@ TEST_P(SolveMOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, SolveMOracle,
-                         ::testing::Values("smooth/joint_zoo.xml", "mujoco/model/flag/flag.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "real/shadow_hand/scene_right.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(SolveMOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

@@ -3,11 +3,12 @@
 
 #include "joco/smooth.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco {
 namespace {
 
-class SubtreeVelOracle : public ::testing::TestWithParam<const char*> {};
+class SubtreeVelOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SubtreeVelOracle, MatchesMuJoCo) {
   oracle::StageCheck check;
@@ -17,12 +18,8 @@ TEST_P(SubtreeVelOracle, MatchesMuJoCo) {
   oracle::check_stage(GetParam(), check);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, SubtreeVelOracle,
-                         ::testing::Values("smooth/joint_zoo.xml",
-                                           "mujoco-tests/test__user__testdata__capsule_inertia.xml",
-                                           "mujoco/model/humanoid/humanoid.xml",
-                                           "mujoco/model/humanoid100/humanoid100.xml",
-                                           "real/franka_sim/franka_panda.xml"));
+// The stage's own models and the small quick ones; every other model in the long sweep.
+JOCO_INSTANTIATE_STAGE_SWEEP(SubtreeVelOracle, "smooth/");
 
 }  // namespace
 }  // namespace joco

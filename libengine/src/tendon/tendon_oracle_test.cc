@@ -16,13 +16,14 @@
 #include "joco/smooth.h"
 #include "joco/tendon.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco {
 namespace {
 
 struct TendonParam {
-  const char* model;
+  std::string model;
   bool sparse;  // force MuJoCo's sparse Jacobian mode (it then packs ten_J)
 };
 
@@ -32,11 +33,7 @@ std::ostream& operator<<(std::ostream& os, const TendonParam& c) {
 }
 
 std::string Name(const ::testing::TestParamInfo<TendonParam>& info) {
-  std::string name = info.param.model;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name + (info.param.sparse ? "_sparse" : "_dense");
+  return test::test_name(info.param.model) + (info.param.sparse ? "_sparse" : "_dense");
 }
 
 class TendonOracle : public ::testing::TestWithParam<TendonParam> {};
@@ -115,35 +112,38 @@ TEST_P(TendonOracle, MatchesMuJoCo) {
   });
 }
 
-const TendonParam kParams[] = {
-    {"actuation/tendons.xml", false},
-    {"actuation/tendons.xml", true},
-    {"actuation/tendons_inside.xml", false},
-    {"mujoco/model/tendon_arm/arm26.xml", false},
-    {"mujoco/model/tendon_arm/arm26.xml", true},
-    {"mujoco/model/flag/flag.xml", false},
-    {"mujoco/model/adhesion/active_adhesion.xml", false},
-    {"mujoco-tests/test__engine__testdata__activation.xml", false},
-    {"mujoco-tests/test__engine__testdata__catenary.xml", false},
-    {"mujoco-tests/test__testdata__model.xml", false},
-    {"mujoco-tests/test__testdata__model.xml", true},
-    {"real/shadow_hand/right_hand.xml", false},
-    {"real/shadow_hand/right_hand.xml", true},
-    {"real/shadow_hand/scene_left.xml", false},
-};
+// Each model in MuJoCo's dense and sparse Jacobian modes.
+std::vector<TendonParam> both_modes(const std::vector<std::string>& models) {
+  std::vector<TendonParam> params;
+  for (const std::string& model : models) {
+    params.push_back({model, false});
+    params.push_back({model, true});
+  }
+  return params;
+}
 
-INSTANTIATE_TEST_SUITE_P(Models, TendonOracle, ::testing::ValuesIn(kParams), Name);
+// Every model with tendons, one of each kind of wrap object, limit and passive force in the default
+// suite.
+bool has_tendons(const test::ModelFeatures& f) { return f.ntendon > 0; }
+uint64_t tendon_kinds(const test::ModelFeatures& f) {
+  return f.wrap_types | uint64_t(f.limited) << 16 | f.passive_kinds() << 20;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, TendonOracle,
+    ::testing::ValuesIn(both_modes(test::sweep_models(has_tendons, tendon_kinds, "actuation/"))),
+    Name);
+INSTANTIATE_TEST_SUITE_P(LongSweep, TendonOracle,
+                         ::testing::ValuesIn(both_modes(
+                             test::long_sweep_models(has_tendons, tendon_kinds, "actuation/"))),
+                         Name);
 
 // Side sites inside the geom: the touch point wherever the ends are, and above all where the
 // segment nearly grazes the geom (MuJoCo 2.2.2's search starts near tangency and gives up there).
 TEST(TendonInsideWrap, TouchPointsMatchMuJoCoWhereverTheEndsAre) {
-  const std::string path = test::testdata("actuation/inside_wrap_mocap.xml");
-  std::string error;
-  auto mj = oracle::load(path, &error);
-  ASSERT_TRUE(mj) << error;
-  auto md = oracle::make_data(mj.get());
-  const Model m = compile_mjcf_file(path);
-  Data d(m);
+  oracle::OracleCase c;
+  ASSERT_TRUE(oracle::load_compiled_case("actuation/inside_wrap_mocap.xml", c));
+  auto& [path, mj, md, m, d] = c;
   mj_fwdPosition(mj.get(), md.get());
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> uniform(0, 1);

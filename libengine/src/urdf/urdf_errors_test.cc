@@ -6,6 +6,7 @@
 #include "joco/error.h"
 #include "joco/urdf.h"
 #include "support/errors.h"
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -198,11 +199,7 @@ const Case kCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(Cases, UrdfError, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& p) {
-                           std::string name = p.param.what;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
+                           return test::test_name(p.param.what);
                          });
 
 TEST(UrdfErrorOptions, TransmissionOfAMissingJoint) {

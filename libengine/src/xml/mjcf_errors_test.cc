@@ -9,6 +9,7 @@
 #include "joco/error.h"
 #include "joco/mjcf.h"
 #include "support/errors.h"
+#include "support/test_models.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -290,11 +291,7 @@ const Case kCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(Classes, MjcfError, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& param) {
-                           std::string name = param.param.what;
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
+                           return test::test_name(param.param.what);
                          });
 
 // MuJoCo 2.2.2 checks eulerseq's letters only where euler angles use it.

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "joco/mjcf.h"
 #include "oracle/oracle.h"
 #include "support/test_support.h"
 
@@ -33,9 +34,9 @@ struct OracleCase {
   Data d;
 };
 
-// Loads testdata/<relative> in MuJoCo and copies the compiled model into joco's Model; fails the
-// current test (returning false) when MuJoCo cannot load it.
-inline bool load_case(const std::string& relative, OracleCase& c) {
+// Loads testdata/<relative> in MuJoCo with a data (c.mj, c.md); fails the current test (returning
+// false) when MuJoCo cannot load it.
+inline bool load_mujoco_case(const std::string& relative, OracleCase& c) {
   std::string error;
   c.path = relative;
   c.mj = load(test::testdata(relative), &error);
@@ -44,6 +45,21 @@ inline bool load_case(const std::string& relative, OracleCase& c) {
     return false;
   }
   c.md = make_data(c.mj.get());
+  return true;
+}
+
+// The same, compiled by joco's own compiler too (end-to-end tests: compiler and pipeline).
+inline bool load_compiled_case(const std::string& relative, OracleCase& c) {
+  if (!load_mujoco_case(relative, c)) return false;
+  c.m = compile_mjcf_file(test::testdata(relative));
+  c.d = Data(c.m);
+  return true;
+}
+
+// Loads testdata/<relative> in MuJoCo and copies the compiled model into joco's Model; fails the
+// current test (returning false) when MuJoCo cannot load it.
+inline bool load_case(const std::string& relative, OracleCase& c) {
+  if (!load_mujoco_case(relative, c)) return false;
   c.m = model_from_mujoco(c.mj.get());
   // MuJoCo sizes the stack for its constraint solvers (up to 500 MB here); the smooth stages need
   // a few doubles per body, and a smaller allocation keeps the tests fast.

@@ -20,6 +20,7 @@
 
 #include "joco/sensor.h"
 #include "oracle/random_state.h"
+#include "support/test_models.h"
 
 namespace joco::sensor_oracle {
 
@@ -226,5 +227,14 @@ inline SensorErrors check_sensors(const std::string& model, const SensorCheck& c
             << errors.table();
   return errors;
 }
+
+// The models a stage's sensor test sweeps: every model with sensors computed at that stage, in the
+// default suite one of each sensor type; not those with noise (sensor_noise_oracle_test compares
+// noise). Kinds: the sensor types.
+template <Stage stage>
+bool has_stage_sensors(const test::ModelFeatures& f) {
+  return test::ModelFeatures::has(f.sensor_stages, stage) && !f.sensor_noise;
+}
+inline uint64_t sensor_kinds(const test::ModelFeatures& f) { return f.sensor_types; }
 
 }  // namespace joco::sensor_oracle

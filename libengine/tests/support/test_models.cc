@@ -81,12 +81,15 @@ std::vector<std::string> all_testdata_models() {
   return models;
 }
 
-std::string param_name(const ::testing::TestParamInfo<std::string>& param) {
-  std::string name = param.param;
-  for (char& c : name) {
+std::string test_name(std::string text) {
+  for (char& c : text) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
-  return name;
+  return text;
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& param) {
+  return test_name(param.param);
 }
 
 }  // namespace joco::test
