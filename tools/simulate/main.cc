@@ -82,10 +82,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
-  refuse_binary_to_terminal(o.output);  // before the work
   // The global rollout indices this process runs (all, a --shard part, an MPI rank's part) and
-  // the file it writes them to.
+  // the file it writes them to (its own checks of -o first: under mpirun -o - is refused as such).
   const RolloutPlan plan = dist.plan(o.batch, o.distribute, o.output);
+  refuse_binary_to_terminal(plan.path);  // before the work
   Model m = load_model(o.model);
   // --set applied to m; --params checked, every row, before the first rollout.
   const RolloutParameters parameters(m, o.set, o.params, o.batch);
