@@ -86,9 +86,10 @@ int64_t ArrayField::int_value(int64_t i) const {
 namespace {
 
 // The table's shape and check expressions name the sizes, so they are evaluated where each size is
-// a local variable of that name (a free function: members would be shadowed).
+// a local variable of that name (a free function: members would be shadowed), as int64_t so that
+// shapes such as 3 * nmeshgraph of a hostile .jmb's sizes do not overflow before they are checked.
 std::vector<ArrayField> list_model_arrays(const ModelSizes& s) {
-#define JOCO_SIZE_LOCAL(name) [[maybe_unused]] const int name = s.name;
+#define JOCO_SIZE_LOCAL(name) [[maybe_unused]] const int64_t name = s.name;  // products of sizes fit
   JOCO_MODEL_SIZES(JOCO_SIZE_LOCAL)
 #undef JOCO_SIZE_LOCAL
   using namespace field_check;

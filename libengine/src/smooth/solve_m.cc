@@ -84,7 +84,7 @@ void scale(const Model& m, const Block<kMaxW>& b, const double* s) {
 }
 
 inline void copy_vectors(const Model& m, double* x, const double* y, int n) {
-  if (x != y)
+  if (x != y && m.nv > 0 && n > 0)  // memcpy of nothing from a null array is undefined
     std::memcpy(x, y, sizeof(double) * static_cast<size_t>(m.nv) * static_cast<size_t>(n));
 }
 
