@@ -59,6 +59,14 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
   set_up_logging(ctx);
   try {
     return run(ctx);
+  } catch (...) {
+    return report_failure(std::current_exception());
+  }
+}
+
+int report_failure(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
   } catch (const UsageError& e) {
     spdlog::error("{}", e.what());
     return kExitUsage;

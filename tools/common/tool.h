@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,10 @@ struct ToolContext {
 int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
              const std::function<void(CLI::App&)>& define,
              const std::function<int(const ToolContext&)>& run);
+
+// run_tool's mapping of a failure to its message on standard error and its exit code, for failures
+// caught elsewhere (an MPI rank's, reported after the ranks have agreed).
+int report_failure(const std::exception_ptr& failure);
 
 // The positional MODEL argument of the tools that simulate: a .jmb, MJCF or URDF file, or - for
 // standard input (told apart by content). Required.

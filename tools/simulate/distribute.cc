@@ -75,22 +75,6 @@ bool launched_by_mpi() {
   return false;
 }
 
-// The exit code of a failure, as run_tool maps it, with its message on standard error.
-int report_failure(const std::exception_ptr& failure) {
-  try {
-    std::rethrow_exception(failure);
-  } catch (const UsageError& e) {
-    spdlog::error("{}", e.what());
-    return kExitUsage;
-  } catch (const Error& e) {
-    spdlog::error("{}", e.what());
-    return exit_code(e);
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return kExitRuntime;
-  }
-}
-
 // Waits for a nonblocking MPI operation without spinning: OpenMPI's blocking calls poll at full
 // speed, so a rank done with its part would take the CPU from the ranks still running on the same
 // cores (measured: 2 ranks, 3 humanoid rollouts, 1.5 s of CPU spent waiting).
