@@ -299,14 +299,21 @@ void diagonal_inertia(Model& m, Data& d) {
   std::copy(simplenum.begin(), simplenum.end(), m.dof_simplenum);
 }
 
-void set_const(Model& m, const ModelSpec& spec,
-               std::span<const std::array<double, 2>> springdamper) {
+// The start of set_const and recompute_constants: subtree masses, the diagonal inertia, the
+// position stages at qpos0 and the dof weights; returns the Data evaluated there.
+Data mass_constants_at_qpos0(Model& m) {
   subtree_masses(m);
   Data d(m);
   std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
   diagonal_inertia(m, d);
   evaluate_position(m, d);
   dof_weights(m, d);
+  return d;
+}
+
+void set_const(Model& m, const ModelSpec& spec,
+               std::span<const std::array<double, 2>> springdamper) {
+  Data d = mass_constants_at_qpos0(m);
   joint_springdampers(m, springdamper);
   body_weights(m, d);
   camera_light_references(m, d);
@@ -324,12 +331,7 @@ void recompute_constants(Model& m, DerivedStatistics derived) {
   // The mass statistics the compiler derived follow the change; those <statistic> gave (which
   // differ from the derived ones) stay, as the compiler keeps them. The size statistics depend on
   // nothing a parameter changes.
-  subtree_masses(m);
-  Data d(m);
-  std::memcpy(d.qpos, m.qpos0, sizeof(double) * static_cast<size_t>(m.nq));
-  diagonal_inertia(m, d);
-  evaluate_position(m, d);
-  dof_weights(m, d);
+  Data d = mass_constants_at_qpos0(m);
   body_weights(m, d);
   camera_light_references(m, d);
   if (derived.meaninertia) m.stat.meaninertia = mean_inertia(m);

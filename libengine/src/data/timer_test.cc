@@ -16,6 +16,20 @@
 namespace joco {
 namespace {
 
+// humanoid has no sensors: the stages run back to back and share their boundaries, so they tile
+// forward (up to the roundoff of summing seconds), and the laps of the position stage tile it.
+template <typename Timers>
+void expect_stages_tile(const Timers& T, int steps) {
+  const double stages = T[kTimerPosition].duration + T[kTimerVelocity].duration +
+                        T[kTimerActuation].duration + T[kTimerAcceleration].duration +
+                        T[kTimerConstraint].duration;
+  EXPECT_NEAR(stages, T[kTimerForward].duration, 1e-12 * T[kTimerForward].duration);
+  const double parts = T[kTimerPosKinematics].duration + T[kTimerPosInertia].duration +
+                       T[kTimerPosCollision].duration + T[kTimerPosMake].duration +
+                       T[kTimerPosProject].duration;
+  EXPECT_NEAR(parts, T[kTimerPosition].duration, 1e-9 * steps + 1e-6 * T[kTimerPosition].duration);
+}
+
 TEST(StageTimers, EveryStageOncePerStepAndNested) {
   const Model m = compile_mjcf_file(test::testdata("mujoco/model/humanoid/humanoid.xml"));
   Data d(m);
@@ -36,17 +50,7 @@ TEST(StageTimers, EveryStageOncePerStepAndNested) {
   EXPECT_EQ(d.timer[kTimerInverse].number, 0);
   const auto& T = d.timer;
   EXPECT_LE(T[kTimerForward].duration, T[kTimerStep].duration);
-  // humanoid has no sensors: the stages run back to back and share their boundaries, so they tile
-  // forward (up to the roundoff of summing seconds).
-  const double stages = T[kTimerPosition].duration + T[kTimerVelocity].duration +
-                        T[kTimerActuation].duration + T[kTimerAcceleration].duration +
-                        T[kTimerConstraint].duration;
-  EXPECT_NEAR(stages, T[kTimerForward].duration, 1e-12 * T[kTimerForward].duration);
-  const double parts = T[kTimerPosKinematics].duration + T[kTimerPosInertia].duration +
-                       T[kTimerPosCollision].duration + T[kTimerPosMake].duration +
-                       T[kTimerPosProject].duration;
-  // The laps of the position stage tile it: their sum is the stage's time up to roundoff.
-  EXPECT_NEAR(parts, T[kTimerPosition].duration, 1e-9 * steps + 1e-6 * T[kTimerPosition].duration);
+  expect_stages_tile(T, steps);
   // The step timer spans almost the whole loop; a generous bound, the machine may be busy.
   std::cout << "step timer " << T[kTimerStep].duration << " s, loop wall time " << wall << " s\n";
   EXPECT_LE(T[kTimerStep].duration, wall * 1.05);
@@ -72,14 +76,7 @@ TEST(StageTimers, OneRunInPeriodMeasuredEveryRunCounted) {
     EXPECT_GE(T[t].duration, T[t].measured_duration) << "timer " << t;
   }
   EXPECT_LE(T[kTimerForward].duration, T[kTimerStep].duration);
-  const double stages = T[kTimerPosition].duration + T[kTimerVelocity].duration +
-                        T[kTimerActuation].duration + T[kTimerAcceleration].duration +
-                        T[kTimerConstraint].duration;
-  EXPECT_NEAR(stages, T[kTimerForward].duration, 1e-12 * T[kTimerForward].duration);
-  const double parts = T[kTimerPosKinematics].duration + T[kTimerPosInertia].duration +
-                       T[kTimerPosCollision].duration + T[kTimerPosMake].duration +
-                       T[kTimerPosProject].duration;
-  EXPECT_NEAR(parts, T[kTimerPosition].duration, 1e-9 * steps + 1e-6 * T[kTimerPosition].duration);
+  expect_stages_tile(T, steps);
 }
 
 TEST(StageTimers, EachOutermostTimerSamplesItsOwnRuns) {
