@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "constraint/polynomial.h"
 #include "joco/constraint.h"
 #include "joco/jacobian.h"
 #include "math/vec.h"
@@ -14,6 +15,17 @@
 namespace joco {
 
 using namespace math;
+
+double polynomial_residual(const double* a, double y, double y0, bool with_x, double x, double x0,
+                           double* slope) {
+  if (!with_x) {
+    *slope = 0;
+    return y - y0 - a[0];
+  }
+  const double dx = x - x0;
+  *slope = a[1] + dx * (2 * a[2] + dx * (3 * a[3] + dx * 4 * a[4]));
+  return y - y0 - (a[0] + dx * (a[1] + dx * (a[2] + dx * (a[3] + dx * a[4]))));
+}
 
 namespace {
 
@@ -249,19 +261,6 @@ void weld_rows(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
   if (!w.fits(6)) return;
   for (int r = 0; r < 3; ++r) w.add(s.jacp + r * n, s.cols, n, pos[r], 0, 0, kCnstrEquality, e);
   for (int r = 0; r < 3; ++r) w.add(rot + r * n, s.cols, n, pos[3 + r], 0, 0, kCnstrEquality, e);
-}
-
-// y - y0 = a0 + a1 x + ... + a4 x^4 with x = x - x0 (x absent: y - y0 = a0). Returns the residual
-// and sets *slope = dpoly/dx.
-double polynomial_residual(const double* a, double y, double y0, bool with_x, double x, double x0,
-                           double* slope) {
-  if (!with_x) {
-    *slope = 0;
-    return y - y0 - a[0];
-  }
-  const double dx = x - x0;
-  *slope = a[1] + dx * (2 * a[2] + dx * (3 * a[3] + dx * 4 * a[4]));
-  return y - y0 - (a[0] + dx * (a[1] + dx * (a[2] + dx * (a[3] + dx * a[4]))));
 }
 
 void joint_equality_row(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
