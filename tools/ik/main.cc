@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -225,12 +226,17 @@ int run(const Options& o, const ToolContext& ctx) {
           worst.begin(), worst.end(),
           [](double a, double b) { return (std::isnan(a) ? -1 : a) < (std::isnan(b) ? -1 : b); }) -
       worst.begin());
-  spdlog::info(
-      "{}: {} frames ({} to {} s), {} markers on sites: marker error {:.2f} mm RMS, largest "
-      "{:.1f} mm (frame at {} s); {:.0f} frames/s",
-      where, nf, time.front(), time.back(), nu, 1000 * std::sqrt(all2 / std::max<size_t>(all, 1)),
-      1000 * worst[worst_frame], time[worst_frame], nf / std::max(seconds, 1e-9));
-  spdlog::info("{} markers by RMS error: {}", ctx.verbosity > 0 ? "all" : "worst", list);
+  // The summary goes to standard error unless -q (as joco-fwdinv-check's).
+  if (!ctx.quiet()) {
+    std::string summary = fmt::format(
+        "{}: {} frames ({:.3f} to {:.3f} s), {} markers on sites: marker error {:.2f} mm RMS, largest "
+        "{:.1f} mm (frame at {:.3f} s); {:.0f} frames/s\n",
+        where, nf, time.front(), time.back(), nu, 1000 * std::sqrt(all2 / std::max<size_t>(all, 1)),
+        1000 * worst[worst_frame], time[worst_frame], nf / std::max(seconds, 1e-9));
+    summary += fmt::format("  {} by RMS error: {}\n",
+                           ctx.verbosity > 0 ? "markers" : "worst markers", list);
+    std::fputs(summary.c_str(), stderr);
+  }
   if (unconverged > 0) {
     spdlog::warn("{} frame(s) stopped at --max-iterations {} before converging", unconverged,
                  o.max_iterations);
