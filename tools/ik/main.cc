@@ -23,6 +23,7 @@
 #include "common/progress.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
+#include "joco/constants.h"
 #include "joco/error.h"
 #include "joco/inverse_kinematics.h"
 
@@ -45,7 +46,16 @@ struct UsedMarker {
 };
 
 int run(const Options& o, const ToolContext& ctx) {
+  refuse_binary_to_terminal(o.output);  // before any work
   const Model m = load_model(o.model);
+  int unenforced = 0;
+  for (int e = 0; e < m.neq; ++e) unenforced += m.eq_active[e] && m.eq_type[e] != kEqJoint;
+  if (unenforced > 0) {
+    spdlog::warn(
+        "the model has {} active connect, weld, tendon or distance equalities: joco-ik keeps "
+        "joint equalities only",
+        unenforced);
+  }
   IkSetup setup;
   for (const std::string& path : o.setups) setup.merge(read_ik_setup(path));
 
@@ -229,7 +239,8 @@ int run(const Options& o, const ToolContext& ctx) {
   // The summary goes to standard error unless -q (as joco-fwdinv-check's).
   if (!ctx.quiet()) {
     std::string summary = fmt::format(
-        "{}: {} frames ({:.3f} to {:.3f} s), {} markers on sites: marker error {:.2f} mm RMS, largest "
+        "{}: {} frames ({:.3f} to {:.3f} s), {} markers on sites: marker error {:.2f} mm RMS, "
+        "largest "
         "{:.1f} mm (frame at {:.3f} s); {:.0f} frames/s\n",
         where, nf, time.front(), time.back(), nu, 1000 * std::sqrt(all2 / std::max<size_t>(all, 1)),
         1000 * worst[worst_frame], time[worst_frame], nf / std::max(seconds, 1e-9));

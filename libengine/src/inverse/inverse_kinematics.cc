@@ -254,6 +254,10 @@ IkResult InverseKinematics::solve(Data& d, const double* markers, double* qpos,
       }
       if (!held) free_[nfree++] = k;
     }
+    if (nfree == 0) {  // every variable held at a limit: nothing can move
+      result.converged = true;
+      break;
+    }
     double hmax = 0;
     for (int k = 0; k < nx; ++k) hmax = std::max(hmax, hess_[static_cast<size_t>(k) * nx + k]);
     const double ridge = 1e-12 * (hmax + 1);
