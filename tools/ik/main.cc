@@ -99,12 +99,6 @@ int run(const Options& o, const ToolContext& ctx) {
       spdlog::warn("{}: marker {} is not in {}", s.where, s.marker, where);
     }
   }
-  if (!unmatched.empty()) {
-    std::string list;
-    for (const std::string& n : unmatched) list += (list.empty() ? "" : ", ") + n;
-    spdlog::info("{} marker(s) of {} have no site in the model and are not used: {}",
-                 unmatched.size(), where, list);
-  }
   if (used.empty()) {
     throw InputError(where + ": no marker matches a site of the model (a site <marker>_marker " +
                      "or <marker>, or a site named in a set-up file)");
@@ -246,6 +240,11 @@ int run(const Options& o, const ToolContext& ctx) {
         1000 * worst[worst_frame], time[worst_frame], nf / std::max(seconds, 1e-9));
     summary += fmt::format("  {} by RMS error: {}\n",
                            ctx.verbosity > 0 ? "markers" : "worst markers", list);
+    if (!unmatched.empty()) {
+      std::string without;
+      for (const std::string& n : unmatched) without += (without.empty() ? "" : ", ") + n;
+      summary += fmt::format("  not used, no site in the model: {}\n", without);
+    }
     std::fputs(summary.c_str(), stderr);
   }
   if (unconverged > 0) {

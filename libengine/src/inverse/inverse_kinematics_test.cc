@@ -221,6 +221,32 @@ TEST(InverseKinematics, LimitsLocksAndCoordinateTasks) {
   }
 }
 
+// A limited hinge whose markers lie beyond its limit: held there, and the solver stops at once
+// instead of shrinking steps that cannot move it.
+TEST(InverseKinematics, EveryVariableAtALimit) {
+  const Model m = compile_mjcf(R"(
+<mujoco>
+  <compiler angle="radian"/>
+  <worldbody>
+    <body>
+      <joint name="hinge" type="hinge" axis="0 1 0" range="-0.5 0.5" limited="true"/>
+      <geom size="0.1"/>
+      <site name="s1" pos="0.3 0 0"/><site name="s2" pos="0 0.1 -0.3"/>
+    </body>
+  </worldbody>
+</mujoco>)",
+                               "hinge", "");
+  Data d(m);
+  std::vector<double> q = {1.0};
+  const std::vector<double> markers = site_positions(m, d, q.data());
+  InverseKinematics ik(m, all_sites(m));
+  q[0] = 0.5;
+  const IkResult r = ik.solve(d, markers.data(), q.data());
+  EXPECT_EQ(q[0], 0.5);
+  EXPECT_TRUE(r.converged);
+  EXPECT_EQ(r.iterations, 1);
+}
+
 TEST(InverseKinematics, RefusesWhatItCannotDo) {
   const Model m = compile_mjcf(kChain, "chain", "");
   EXPECT_THROW(InverseKinematics(m, {IkMarker{m.nsite, 1}}), std::invalid_argument);
