@@ -127,6 +127,10 @@ RolloutInputs::RolloutInputs(const Model& m, const Options& o) : steps_(o.steps)
         throw UsageError("--init " + o.init + ": the model has " + std::to_string(m.nkey) +
                          " keyframes");
       }
+      if (o.init_row != 0) {
+        throw UsageError("--init-row " + std::to_string(o.init_row) + ": --init " + o.init +
+                         " is a keyframe, which has no rows (--init-row takes a trajectory file)");
+      }
       init_.emplace_back().key = key;
       init_sources_.push_back(o.init);
     } else if (!is_hdf5_name(o.init)) {
