@@ -1,6 +1,9 @@
 #include "common/controls.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "joco/error.h"
@@ -48,6 +51,93 @@ ControlSource ControlSource::from_trajectory(Trajectory& t, const Model& m) {
   if (t.has(Field::kQfrcApplied)) s.qfrc_applied_ = t.read(Field::kQfrcApplied);
   if (t.has(Field::kXfrcApplied)) s.xfrc_applied_ = t.read(Field::kXfrcApplied);
   return s;
+}
+
+namespace {
+
+// "(8, 1001, 3)", as numpy prints a shape.
+std::string shape_text(const std::vector<size_t>& dims) {
+  std::string out = "(";
+  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + (dims.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+std::optional<StackedBatch> StackedBatch::find(const TrajectoryInput& input, const Model& m,
+                                               std::span<const Field> markers,
+                                               std::span<const Field> fields) {
+  const ModelSizes sizes = m.sizes();
+  // The shape field f has stacked: [B, T] and its row shape.
+  auto stacked_shape = [&](Field f, size_t rollouts, size_t rows) {
+    std::vector<size_t> shape = {rollouts, rows};
+    for (size_t n : field_row_shape(f, sizes)) shape.push_back(n);
+    return shape;
+  };
+  std::vector<size_t> marker_dims;
+  Field marker = Field::kCtrl;
+  for (Field f : markers) {
+    marker_dims = input.dataset_dims(field_info(f).name);
+    marker = f;
+    if (!marker_dims.empty()) break;
+  }
+  if (marker_dims.size() != field_row_shape(marker, sizes).size() + 2) return std::nullopt;
+
+  StackedBatch s(input);
+  s.rollouts_ = marker_dims[0];
+  s.rows_ = marker_dims[1];
+  const std::string marker_where = input.dataset_where(field_info(marker).name);
+  if (s.rollouts_ == 0 || s.rows_ == 0) {
+    throw InputError(marker_where + ": has shape " + shape_text(marker_dims) +
+                     ", no rollouts or no rows (a stacked batch is [B, T, ...])");
+  }
+  for (Field f : fields) {
+    const std::vector<size_t> dims = input.dataset_dims(field_info(f).name);
+    if (dims.empty()) continue;
+    const std::vector<size_t> expected = stacked_shape(f, s.rollouts_, s.rows_);
+    if (dims != expected) {
+      throw InputError(input.dataset_where(field_info(f).name) + ": has shape " + shape_text(dims) +
+                       "; expected " + shape_text(expected) + " (" + std::to_string(s.rollouts_) +
+                       " rollouts of " + std::to_string(s.rows_) + " rows, stacked as " +
+                       field_info(marker).name + " " + shape_text(marker_dims) +
+                       ", and the model's " + width_name(field_info(f).width) + ")");
+    }
+    s.fields_.push_back(f);
+  }
+  return s;
+}
+
+Matrix StackedBatch::read(Field f, size_t b) const {
+  const char* name = field_info(f).name;
+  Matrix out;
+  out.rows = rows_;
+  out.data = input_.read_dataset(name, b, 1);
+  out.cols = out.data.size() / rows_;
+  for (size_t i = 0; i < out.data.size(); ++i) {
+    if (!std::isfinite(out.data[i])) {
+      throw InputError(input_.dataset_where(name) + ": rollout " + std::to_string(b) + ", row " +
+                       std::to_string(i / out.cols) + ", column " + std::to_string(i % out.cols) +
+                       " is " + fmt::format("{}", out.data[i]));
+    }
+  }
+  return out;
+}
+
+std::string StackedBatch::where(size_t b) const {
+  return input_.dataset_where("") + "[" + std::to_string(b) + "]";
+}
+
+ControlSource ControlSource::from_stacked(const StackedBatch& s, size_t b, const Model& m) {
+  ControlSource c;
+  c.file_rows_ = s.rows();
+  if (m.nu > 0) {
+    if (!s.has(Field::kCtrl))
+      throw InputError(s.where(b) + ": no 'ctrl' dataset, but the model has actuators");
+    c.ctrl_ = s.read(Field::kCtrl, b);
+  }
+  if (s.has(Field::kQfrcApplied)) c.qfrc_applied_ = s.read(Field::kQfrcApplied, b);
+  if (s.has(Field::kXfrcApplied)) c.xfrc_applied_ = s.read(Field::kXfrcApplied, b);
+  return c;
 }
 
 ControlSource ControlSource::noise(double amplitude, int64_t seed) {

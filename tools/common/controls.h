@@ -3,8 +3,11 @@
 // actuator's control range), so that joco and MuJoCo runs can be compared side by side.
 #pragma once
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "common/trajectory.h"
 #include "joco/data.h"
@@ -20,6 +23,40 @@ double halton(int64_t index, int base);
 // sequence (seed 0 is testspeed's).
 void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double* ctrl);
 
+// A batch stacked in the datasets of one group, as numpy users write it with h5py and as MuJoCo's
+// Python rollout takes its inputs: every dataset has the rollout as an extra first dimension
+// (ctrl [B, T, nu], qfrc_applied [B, T, nv], xfrc_applied [B, T, nbody, 6]; qpos [B, T, nq], ...),
+// and rollout b's trajectory is entry b of each (schemas/trajectory.md, "Batch files as inputs").
+class StackedBatch {
+ public:
+  // The stacked batch of the group `input` addresses (its root when none was named), when the
+  // first of `markers` present there has one dimension more than a trajectory's field; nullopt for
+  // a file of another form (a trajectory, rollout groups). Every field of `fields` present must
+  // then be stacked alike, [B, T] and the model's row shape (InputError naming the dataset), and
+  // the batch must hold at least one rollout of at least one row.
+  static std::optional<StackedBatch> find(const TrajectoryInput& input, const Model& m,
+                                          std::span<const Field> markers,
+                                          std::span<const Field> fields);
+
+  size_t rollouts() const { return rollouts_; }
+  size_t rows() const { return rows_; }
+  bool has(Field f) const { return std::find(fields_.begin(), fields_.end(), f) != fields_.end(); }
+  // Rollout b's rows of field f (rows() x the model's row size), which must be finite.
+  Matrix read(Field f, size_t b) const;
+  // "FILE.h5:/[b]", rollout b's entry of the group's datasets: for messages and the attributes
+  // that say where a rollout's inputs came from.
+  std::string where(size_t b) const;
+
+ private:
+  explicit StackedBatch(const TrajectoryInput& input) : input_(input) {}
+  TrajectoryInput input_;
+  size_t rollouts_ = 0, rows_ = 0;
+  std::vector<Field> fields_;  // the fields present
+};
+
+// The datasets a controls file is read for: ctrl, qfrc_applied, xfrc_applied.
+inline constexpr Field kControlFields[] = {Field::kCtrl, Field::kQfrcApplied, Field::kXfrcApplied};
+
 class ControlSource {
  public:
   // Zero controls.
@@ -29,6 +66,8 @@ class ControlSource {
   // when nu = 0); the file's other datasets are not read.
   static ControlSource from_file(const std::string& ref, const Model& m);
   static ControlSource from_trajectory(Trajectory& t, const Model& m);
+  // Rollout b's controls of a stacked batch found for kControlFields.
+  static ControlSource from_stacked(const StackedBatch& s, size_t b, const Model& m);
   // Noise as control_noise.
   static ControlSource noise(double amplitude, int64_t seed);
 

@@ -571,4 +571,38 @@ ModelInfo TrajectoryInput::model_info() const {
   return info;
 }
 
+std::vector<size_t> TrajectoryInput::dataset_dims(const std::string& name) const {
+  const std::string group = group_.empty() ? "/" : group_;
+  const hid_t file = file_->file.get();
+  if (!has_object(file, group, H5I_GROUP)) return {};
+  H5Handle g = make_in(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose,
+                       "cannot open " + file_->where(group));
+  if (!has_object(g.get(), name, H5I_DATASET)) return {};
+  const InputDataset d = open_numeric(g.get(), name, dataset_where(name));
+  return std::vector<size_t>(d.dims.begin(), d.dims.end());
+}
+
+std::string TrajectoryInput::dataset_where(const std::string& name) const {
+  return file_->where(group_.empty() ? "/" : group_, name);
+}
+
+std::vector<double> TrajectoryInput::read_dataset(const std::string& name, size_t first,
+                                                  size_t count) const {
+  const std::string group = group_.empty() ? "/" : group_;
+  H5Handle g = make_in(H5Gopen2(file_->file.get(), group.c_str(), H5P_DEFAULT), H5Gclose,
+                       "cannot open " + file_->where(group));
+  const std::string where = dataset_where(name);
+  const InputDataset d = open_numeric(g.get(), name, where);
+  if (d.dims.empty() || first > d.dims[0] || count > d.dims[0] - first) {
+    throw InputError(where + ": entries " + std::to_string(first) + " to " +
+                     std::to_string(first + count) + " asked for, its shape is " +
+                     shape_text(d.dims));
+  }
+  size_t size = count;
+  for (size_t i = 1; i < d.dims.size(); ++i) size *= d.dims[i];
+  std::vector<double> out(size);
+  read_doubles(d.dataset.get(), d.dims, first, count, out.data(), where);
+  return out;
+}
+
 }  // namespace joco::tools

@@ -130,6 +130,15 @@ class TrajectoryInput {
 
   ModelInfo model_info() const;
 
+  // A dataset of the addressed group (the root when none was named) as it is stored, not read as
+  // a trajectory's field: for inputs of another form, such as a batch stacked in one group (ctrl
+  // [B, T, nu], common/controls.h). Its shape (empty when absent), "FILE.h5:/group/NAME" for
+  // messages, and entries [first, first + count) of its first dimension as doubles (InputError
+  // when it does not hold numbers).
+  std::vector<size_t> dataset_dims(const std::string& name) const;
+  std::string dataset_where(const std::string& name) const;
+  std::vector<double> read_dataset(const std::string& name, size_t first, size_t count) const;
+
  private:
   TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group, TrajectoryUse use);
   std::shared_ptr<ReaderFile> file_;

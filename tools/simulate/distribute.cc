@@ -114,6 +114,12 @@ int Distribution::ranks() const { return impl_->ranks; }
 
 RolloutPlan Distribution::plan(int batch, const DistributeOptions& o, const std::string& output) {
   Impl& d = *impl_;
+  // One process writes its rollouts into one file already: there is nothing to copy.
+  if (o.self_contained && d.ranks == 1) {
+    throw UsageError(
+        "--self-contained needs --join (or mpirun with several ranks): it copies the "
+        "rollouts of joined parts into the output");
+  }
   RolloutRange range{0, std::max(batch, 1)};
   if (!o.shard.empty()) {
     const Shard shard = parse_shard(o.shard);
@@ -147,6 +153,11 @@ RolloutPlan Distribution::plan(int batch, const DistributeOptions& o, const std:
 void Distribution::require_single_process(const DistributeOptions& o,
                                           const std::string& mode) const {
   if (!o.shard.empty()) throw UsageError(mode + " and --shard exclude each other");
+  if (o.self_contained && mode != "--join") {
+    throw UsageError("--self-contained needs --join: " + mode +
+                     " writes one file, with nothing "
+                     "to copy into it");
+  }
   if (impl_->ranks > 1) {
     throw UsageError(mode + " runs in one process, not under mpirun with " +
                      std::to_string(impl_->ranks) + " ranks");

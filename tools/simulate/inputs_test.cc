@@ -146,5 +146,85 @@ TEST(SimulateInputs, CountsThatDifferAreUsageErrorsNamingBoth) {
   EXPECT_NE(r.err.find("no group for rollout 1 (/rollout_00001)"), std::string::npos) << r.err;
 }
 
+// A batch stacked as numpy holds it, written with h5py (foreign/controls_stacked.h5: ctrl (3, 40,
+// 3), qfrc_applied (3, 40, 4) as float32, xfrc_applied (3, 40, 5, 6) in the root): rollout b takes
+// entry b of each. Refused before: "ctrl: has rank 3, shape (3, 40, 3); expected (T, nu)".
+TEST(SimulateInputs, EachRolloutTakesItsEntryOfStackedControls) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  const std::string stacked = kTestdata + "/foreign/controls_stacked.h5";
+  for (const char* threads : {"1", "2"}) {
+    auto r = test::run("joco-simulate " + kChain + " --batch 3 --ctrl " + stacked + " --threads " +
+                       threads + " -o " + dir + "/batch" + threads + ".h5");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const TrajectoryInput given = TrajectoryInput::open(stacked, TrajectoryUse::kControls);
+  for (int b = 0; b < 3; ++b) {
+    SCOPED_TRACE("rollout " + std::to_string(b));
+    Trajectory run = group(dir + "/batch1.h5", b), two = group(dir + "/batch2.h5", b);
+    EXPECT_EQ(run.rows(), 40u);  // the stacked rows - 1 steps
+    const size_t e = static_cast<size_t>(b);
+    EXPECT_EQ(run.read(Field::kCtrl).data, given.read_dataset("ctrl", e, 1));
+    EXPECT_EQ(run.read(Field::kQfrcApplied).data, given.read_dataset("qfrc_applied", e, 1));
+    EXPECT_EQ(run.read(Field::kXfrcApplied).data, given.read_dataset("xfrc_applied", e, 1));
+    EXPECT_EQ(run.string_attribute("controls").value_or(""),
+              stacked + ":/[" + std::to_string(b) + "]");
+    for (Field f : {Field::kQpos, Field::kQvel, Field::kQacc}) {
+      EXPECT_EQ(run.read(f).data, two.read(f).data) << field_info(f).name;
+    }
+  }
+  EXPECT_NE(group(dir + "/batch1.h5", 0).read(Field::kQpos).data,
+            group(dir + "/batch1.h5", 1).read(Field::kQpos).data);
+
+  // Counts as for groups: a usage error naming both.
+  auto r = test::run("joco-simulate " + kChain + " --batch 4 --ctrl " + stacked + " -o " + dir +
+                     "/x.h5");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--ctrl " + stacked + ": holds 3 rollouts, --batch is 4"), std::string::npos)
+      << r.err;
+  r = test::run("joco-simulate " + kChain + " --ctrl " + stacked + " -o " + dir + "/x.h5");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("holds 3 rollouts, for 1 rollout (no --batch); give --batch 3"),
+            std::string::npos)
+      << r.err;
+  // Datasets stacked unlike ctrl: bad input naming the dataset.
+  r = test::run("joco-simulate " + kChain + " --batch 3 --ctrl " + kTestdata +
+                "/foreign/controls_stacked_bad.h5 -o " + dir + "/x.h5");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("controls_stacked_bad.h5:/qfrc_applied: has shape (3, 39, 4); expected "
+                       "(3, 40, 4)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.h5"));
+}
+
+// Initial states stacked the same way (foreign/states_stacked.h5: qpos (2, 5, 4), qvel (2, 5, 4)
+// as float32, time (2, 5)): rollout b starts from row --init-row of entry b.
+TEST(SimulateInputs, EachRolloutStartsFromItsEntryOfStackedStates) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  const std::string stacked = kTestdata + "/foreign/states_stacked.h5";
+  auto r = test::run("joco-simulate " + kChain + " --init " + stacked +
+                     " --init-row -1 --batch 2 --steps 3 -o " + dir + "/b.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const TrajectoryInput given = TrajectoryInput::open(stacked);
+  for (int b = 0; b < 2; ++b) {
+    SCOPED_TRACE("rollout " + std::to_string(b));
+    Trajectory run = group(dir + "/b.h5", b);
+    const size_t e = static_cast<size_t>(b);
+    const std::vector<double> qpos = given.read_dataset("qpos", e, 1);
+    const std::vector<double> qvel = given.read_dataset("qvel", e, 1);
+    EXPECT_EQ(run.read(Field::kQpos, 0, 1).data, std::vector<double>(qpos.end() - 4, qpos.end()));
+    EXPECT_EQ(run.read(Field::kQvel, 0, 1).data, std::vector<double>(qvel.end() - 4, qvel.end()));
+    EXPECT_EQ(run.read(Field::kTime, 0, 1).data, std::vector<double>{b + 0.004});
+    EXPECT_EQ(run.string_attribute("init").value_or(""), stacked + ":/[" + std::to_string(b) + "]");
+  }
+  r = test::run("joco-simulate " + kChain + " --init " + stacked + " --batch 3 -o " + dir +
+                "/x.h5");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--init " + stacked + ": holds 2 rollouts, --batch is 3"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace joco::tools

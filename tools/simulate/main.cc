@@ -223,9 +223,10 @@ int main(int argc, char** argv) {
         auto* model = joco::tools::add_model_argument(app, o.model);
         app.add_option("-o,--output", o.output,
                        "Output HDF5 file (- for standard output, the default)");
-        app.add_option("--steps", o.steps,
-                       "Number of steps (default: the control file's rows - 1, else 1000)")
-            ->check(CLI::NonNegativeNumber);
+        auto* steps =
+            app.add_option("--steps", o.steps,
+                           "Number of steps (default: the control file's rows - 1, else 1000)")
+                ->check(CLI::NonNegativeNumber);
         auto* ctrl =
             app.add_option("--ctrl", o.ctrl, "Controls (and applied forces) from FILE.h5[:/group]");
         auto* noise = app.add_option("--ctrl-noise", o.ctrl_noise,
@@ -233,35 +234,50 @@ int main(int argc, char** argv) {
                                      "(mujoco-testspeed's scheme)")
                           ->check(CLI::Range(0.0, 1.0));
         ctrl->excludes(noise);
-        app.add_option("--seed", o.seed, "Seed of the control noise")
-            ->check(CLI::NonNegativeNumber);
-        app.add_option("--init", o.init,
-                       "Initial state: keyframe name or index, or FILE.h5[:/group]");
-        app.add_option("--init-row", o.init_row,
-                       "Row of the --init trajectory (negative: from the end)");
+        auto* seed = app.add_option("--seed", o.seed, "Seed of the control noise")
+                         ->check(CLI::NonNegativeNumber);
+        auto* init = app.add_option("--init", o.init,
+                                    "Initial state: keyframe name or index, or FILE.h5[:/group]");
+        auto* init_row = app.add_option("--init-row", o.init_row,
+                                        "Row of the --init trajectory (negative: from the end)")
+                             ->needs(init);
         auto* batch = app.add_option("--batch", o.batch,
                                      "Number of rollouts, written as /rollout_NNNNN groups")
                           ->check(CLI::PositiveNumber);
-        app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")
-            ->check(CLI::Range(1, 1024));
-        app.add_flag("--contacts", o.contacts, "Write the contact table");
-        app.add_option("--record", o.record,
-                       "Arrays each row records, by MuJoCo name, comma-separated (time and qpos "
-                       "always; 'default' for the default set): qpos,qvel,xpos,sensordata,...");
+        auto* threads =
+            app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")
+                ->check(CLI::Range(1, 1024));
+        auto* contacts = app.add_flag("--contacts", o.contacts, "Write the contact table");
+        auto* record =
+            app.add_option("--record", o.record,
+                           "Arrays each row records, by MuJoCo name, comma-separated (time and "
+                           "qpos always; 'default' for the default set): qpos,qvel,xpos,...");
         auto* every = app.add_option("--every", o.every, "Write every Nth row (rows 0, N, 2N, ...)")
                           ->check(CLI::PositiveNumber);
-        app.add_option("--set", o.set,
-                       "Model parameter NAME=VALUES by MuJoCo's names, e.g. opt.timestep=0.002, "
-                       "'geom_friction[floor]=0.8 0.005 0.0001' (repeatable)")
-            ->allow_extra_args(false);
+        auto* set =
+            app.add_option(
+                   "--set", o.set,
+                   "Model parameter NAME=VALUES by MuJoCo's names, e.g. opt.timestep=0.002, "
+                   "'geom_friction[floor]=0.8 0.005 0.0001' (repeatable)")
+                ->allow_extra_args(false);
         auto* params = app.add_option("--params", o.params,
                                       "Per-rollout parameters: CSV or HDF5, one row per rollout");
-        app.add_flag("--strict", o.strict, "Stop with exit code 4 when the simulation diverges");
+        auto* strict = app.add_flag("--strict", o.strict,
+                                    "Stop with exit code 4 when the simulation diverges");
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
-        evaluate->excludes(batch)->excludes(ctrl)->excludes(noise)->excludes(every)->excludes(
-            params);
+        // A flag that only means something in another mode is refused there, never ignored:
+        // --evaluate takes no time steps (its states come from STATES.h5), --join simulates
+        // nothing (--self-contained without --join: Distribution).
+        for (CLI::Option* rollout_only :
+             {steps, batch, ctrl, noise, seed, init, init_row, every, params, strict}) {
+          evaluate->excludes(rollout_only);
+        }
         joco::tools::add_distribute_options(app, o.distribute, model);
+        for (CLI::Option* simulating : {steps, ctrl, noise, seed, init, init_row, batch, threads,
+                                        contacts, record, every, set, params, strict, evaluate}) {
+          app.get_option("--join")->excludes(simulating);
+        }
       },
       [&](const joco::tools::ToolContext& ctx) {
         if (!o.distribute.join.empty()) return dist.join(o.distribute, o.output);

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <numbers>
 #include <string>
 
 #include "decode/png.h"
@@ -194,6 +197,64 @@ TEST(BuiltinTexture, CubeGradientFollowsElevation) {
     }
     EXPECT_EQ(px(g, 5 * face, 2), px(g, 2 * 5, 2));  // a side's top edge is the up face's edge
   }
+}
+
+// The cube gradient pixel by pixel from its definition (each face's elevation, its sigmoid, the
+// blend of rgb1 and rgb2 as MuJoCo rounds them; faces 1, 4, 5 as face 0, face 3 as face 2
+// negated), against builtin_texture, which computes a pixel once for the columns (and, on the up
+// and down faces, rows) whose mirror squares to the same bits: every byte the same, for odd and
+// even sizes, with and without marks.
+TEST(BuiltinTexture, CubeGradientEveryPixelFromItsDefinition) {
+  const auto to_byte = [](double v) {
+    if (!(v > -2147483649.0 && v < 2147483648.0)) return uint8_t{0};
+    return static_cast<uint8_t>(static_cast<int64_t>(v) & 0xff);
+  };
+  const auto sigmoid = [](double x) {
+    const auto q = [](double t) { return t / std::sqrt(1 + t * t); };
+    return 0.5 + 0.5 * q(x) / q(1);
+  };
+  const auto coordinate = [](int i, int n) {
+    return n < 2 ? std::numeric_limits<double>::quiet_NaN() : 2 * (i / (n - 1.0) - 0.5);
+  };
+  constexpr double kQuarter = std::numbers::pi / 2;
+  int compared = 0;
+  for (int type : {kTextureCube, kTextureSkybox}) {
+    for (int size : {1, 2, 3, 4, 7, 10, 31, 64, 99, 100, 127, 255, 512}) {
+      for (int mark : {0, 1, 2}) {
+        TextureSpec t = builtin(type, 1, size, 1);
+        t.rgb1 = {0.3, 0.5, 0.7};
+        t.rgb2 = {0.05, 0.9, 0.2};
+        t.mark = mark;
+        t.markrgb = {1, 0, 0};
+        MarkRandom r;
+        const CompiledTexture c = builtin_texture(t, r);
+        ASSERT_EQ(c.rgb.size(), 3u * 6 * static_cast<size_t>(size * size));
+        for (int face = 0; face < 6; ++face) {
+          for (int row = 0; row < size; ++row) {
+            for (int col = 0; col < size; ++col) {
+              const double a = coordinate(row, size), b = coordinate(col, size);
+              const double n = std::sqrt(b * b + 1 + a * a);
+              const double up = 1 - std::acos(1 / n) / kQuarter;
+              const double v = face == 2 ? up : face == 3 ? -up : -(std::asin(a / n) / kQuarter);
+              const double w1 = sigmoid(v), w2 = 1 - w1;
+              Bytes want(3);
+              for (size_t k = 0; k < 3; ++k)
+                want[k] = to_byte(255 * (w1 * t.rgb1[k] + w2 * t.rgb2[k]));
+              const bool marked =
+                  (mark == 1 && (row == 0 || row == size - 1 || col == 0 || col == size - 1)) ||
+                  (mark == 2 && (row == size / 2 || col == size / 2));
+              if (marked) want = {255, 0, 0};
+              ASSERT_EQ(px(c, face * size + row, col), want)
+                  << "size " << size << ", mark " << mark << ", face " << face << ", row " << row
+                  << ", col " << col;
+              ++compared;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
 }
 
 TEST(TextureFiles, TwoDimensionalWithFlips) {

@@ -59,6 +59,31 @@ TEST(Data, StackIsNotTouchedWhenMade) {
   EXPECT_LT(grown, 4 << 20) << "making the Data touched " << grown / (1 << 20) << " MB";
 }
 
+// A new Model's zeros cost nothing until written either (zeroed_memory.h), in the same
+// conditions: most of a model with textures is their pixels, which the compiler writes once.
+TEST(Data, ModelArraysAreNotTouchedWhenMade) {
+  ModelSizes sizes;
+  sizes.ntex = 1;
+  sizes.ntexdata = 24 << 20;  // 24 MB of pixels
+  void* mapped = std::malloc(size_t{30} << 20);
+  ASSERT_NE(mapped, nullptr);
+  std::free(mapped);
+  void* block = std::malloc(size_t{26} << 20);
+  void* guard = std::malloc(64);
+  ASSERT_NE(block, nullptr);
+  ASSERT_NE(guard, nullptr);
+  std::free(block);
+  const double before = resident_bytes();
+  ASSERT_GT(before, 0);
+  const Model m(sizes);
+  const double grown = resident_bytes() - before;
+  std::free(guard);
+  ASSERT_EQ(m.ntexdata, 24 << 20);
+  EXPECT_EQ(m.tex_rgb[0], 0);
+  EXPECT_EQ(m.tex_rgb[m.ntexdata - 1], 0);
+  EXPECT_LT(grown, 4 << 20) << "making the Model touched " << grown / (1 << 20) << " MB";
+}
+
 TEST(Data, ResetToKeyframe) {
   const Model m = test::pendulum_model();
   Data d = make_data(m);
