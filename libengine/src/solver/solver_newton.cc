@@ -361,8 +361,42 @@ class Hessian {
         }
         if (!row_is_quadratic(state)) continue;
         const double* vals = d.efc_J + adr;
+        // the following quadratic rows with this pattern (efc_J_rowsuper; next in column j's
+        // list) join, up to four: each entry still gets the rows' products in row order
+        int g = 1;
+        while (g < 4 && g <= d.efc_J_rowsuper[i] && row_is_quadratic(d.efc_state[i + g])) ++g;
+        for (int r = 1; r < g; ++r) ++cursor_[i + r];
+        const double* v1 = d.efc_J + d.efc_J_rowadr[i + (g > 1)];
+        const double* v2 = d.efc_J + d.efc_J_rowadr[i + (g > 2 ? 2 : 0)];
+        const double* v3 = d.efc_J + d.efc_J_rowadr[i + (g > 3 ? 3 : 0)];
         const double dj = d.efc_D[i] * vals[kj];
-        for (int k = kj; k < n; ++k) acc_[cols[k]] += dj * vals[k];
+        switch (g) {
+          case 1:
+            for (int k = kj; k < n; ++k) acc_[cols[k]] += dj * vals[k];
+            break;
+          case 2: {
+            const double dj1 = d.efc_D[i + 1] * v1[kj];
+            for (int k = kj; k < n; ++k) acc_[cols[k]] = acc_[cols[k]] + dj * vals[k] + dj1 * v1[k];
+            break;
+          }
+          case 3: {
+            const double dj1 = d.efc_D[i + 1] * v1[kj], dj2 = d.efc_D[i + 2] * v2[kj];
+            for (int k = kj; k < n; ++k) {
+              acc_[cols[k]] = acc_[cols[k]] + dj * vals[k] + dj1 * v1[k] + dj2 * v2[k];
+            }
+            break;
+          }
+          default: {
+            const double dj1 = d.efc_D[i + 1] * v1[kj], dj2 = d.efc_D[i + 2] * v2[kj],
+                         dj3 = d.efc_D[i + 3] * v3[kj];
+            for (int k = kj; k < n; ++k) {
+              acc_[cols[k]] =
+                  acc_[cols[k]] + dj * vals[k] + dj1 * v1[k] + dj2 * v2[k] + dj3 * v3[k];
+            }
+            break;
+          }
+        }
+        t += g - 1;
       }
       diag_[K] = acc_[j];
       acc_[j] = 0;
