@@ -31,6 +31,14 @@ void convex_center(const void* obj, ccd_vec3_t* center);
 // Support point of obj in direction dir (world), without the margin offset.
 void support_point(const ConvexObject& obj, const double dir[3], double out[3]);
 
+// Index (into mesh's vertices) of the support vertex in local direction dir, MuJoCo 2.2.2's: by
+// steepest ascent over the hull graph from its vertex 0 (the end, a graph index, left in *last when
+// given), or the first of all vertices with the largest projection for a mesh without a graph.
+// width picks the climb's vector path: -1 the widest this processor runs (mesh_climb_width()),
+// 4 AVX (only where it runs), 2 SSE2, 1 scalar; all give the same vertex.
+int mesh_support_vertex(const Model& m, int mesh, const double dir[3], int* last, int width = -1);
+int mesh_climb_width();
+
 // Whether the bounding boxes of two geom objects (centred at their frames, from geom_size and the
 // type), each grown by margin / 2, are apart by a clear gap. MPR finds no penetration then: the
 // points it tests (support points and the difference of the centres) all lie in the Minkowski

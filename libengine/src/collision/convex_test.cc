@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "joco/mjcf.h"
 #include "support/test_support.h"
@@ -61,6 +64,56 @@ TEST(BoxesApart, NeverSkipsAPairMprFindsInContact) {
   EXPECT_GT(apart, 1000);
   EXPECT_GT(contact, 100);
   EXPECT_GT(near_miss, 100);
+}
+
+// The hill climb's vector paths (AVX where this processor runs it, SSE2, scalar) end at the same
+// vertex for every direction, ties included (axis directions against the flat faces of CAD meshes),
+// and that vertex has the largest projection of all the mesh's vertices.
+TEST(MeshSupportVertex, VectorPathsAgree) {
+  std::string xml = "<mujoco><asset>";
+  const char* const files[] = {"base",   "shoulder", "upperarm", "forearm",
+                               "wrist1", "wrist2",   "wrist3"};
+  for (const char* f : files) xml += std::string("<mesh file='") + f + ".stl'/>";
+  xml += "</asset><worldbody>";
+  for (const char* f : files) xml += std::string("<geom type='mesh' mesh='") + f + "'/>";
+  xml += "</worldbody></mujoco>";
+  const Model m = compile_mjcf(xml, "<convex_test>", test::testdata("urdf/ur5"));
+  ASSERT_EQ(m.nmesh, 7);
+  std::vector<int> widths = {1, 2};
+  if (narrow::mesh_climb_width() == 4) widths.push_back(4);
+  std::mt19937 rng(15);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  int compared = 0;
+  for (int mesh = 0; mesh < m.nmesh; ++mesh) {
+    const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+    for (int trial = 0; trial < 2000; ++trial) {
+      double dir[3] = {unit(rng), unit(rng), unit(rng)};
+      if (trial < 27) {  // the axes and diagonals, where faces tie
+        dir[0] = trial % 3 - 1;
+        dir[1] = trial / 3 % 3 - 1;
+        dir[2] = trial / 9 - 1;
+      } else if (trial % 4 == 0) {  // rounded to a coarse grid: more ties
+        for (double& c : dir) c = std::round(4 * c) / 4;
+      }
+      int last_ref = -2;
+      const int ref = narrow::mesh_support_vertex(m, mesh, dir, &last_ref, 1);
+      double best = -1e300;
+      for (int v = 0; v < m.mesh_vertnum[mesh]; ++v) {
+        const float* p = vert + 3 * v;
+        best = std::max(best, p[0] * dir[0] + p[1] * dir[1] + p[2] * dir[2]);
+      }
+      const float* r = vert + 3 * ref;
+      EXPECT_EQ(r[0] * dir[0] + r[1] * dir[1] + r[2] * dir[2], best) << "mesh " << mesh;
+      for (int w : widths) {
+        int last = -2;
+        EXPECT_EQ(narrow::mesh_support_vertex(m, mesh, dir, &last, w), ref)
+            << "mesh " << mesh << " width " << w << " trial " << trial;
+        EXPECT_EQ(last, last_ref);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 7 * 2000 * static_cast<int>(widths.size()));
 }
 
 }  // namespace

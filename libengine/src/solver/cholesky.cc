@@ -7,13 +7,17 @@
 #include <cmath>
 #include <cstring>
 
+#include "math/simd.h"
+
 namespace joco::chol {
+
+using math::Vec4;
 
 // ---- dense --------------------------------------------------------------------------------------
 
 // Row by row (dot products over the rows of L in the lower triangle), with each column of L also
 // stored as a row of the upper triangle for the column-oriented solve and updates.
-int factor_dense(double* h, int n, double min_pivot) {
+JOCO_AVX_CLONES int factor_dense(double* h, int n, double min_pivot) {
   int raised = 0;
   for (int j = 0; j < n; ++j) {
     double* lj = h + static_cast<size_t>(j) * n;
@@ -26,29 +30,22 @@ int factor_dense(double* h, int n, double min_pivot) {
     const double ljj = std::sqrt(d);
     lj[j] = ljj;
     const double inv = 1 / ljj;
-    // four rows at a time, then two, sharing the loads of row j (each sum keeps its order)
+    // four rows at a time, their L(i, k) read from the upper triangle's row k, where they lie side
+    // by side (one vector); each sum keeps its order
     int i = j + 1;
     for (; i + 3 < n; i += 4) {
       double* li = h + static_cast<size_t>(i) * n;
-      double* li1 = li + n;
-      double* li2 = li1 + n;
-      double* li3 = li2 + n;
-      double s = li[j], s1 = li1[j], s2 = li2[j], s3 = li3[j];
+      Vec4 s = {li[j], li[n + j], li[2 * n + j], li[3 * n + j]};
       for (int k = 0; k < j; ++k) {
-        const double l = lj[k];
-        s -= li[k] * l;
-        s1 -= li1[k] * l;
-        s2 -= li2[k] * l;
-        s3 -= li3[k] * l;
+        Vec4 uk;
+        math::load4(uk, h + static_cast<size_t>(k) * n + i);
+        s -= uk * lj[k];
       }
-      li[j] = s * inv;
-      li1[j] = s1 * inv;
-      li2[j] = s2 * inv;
-      li3[j] = s3 * inv;
-      lj[i] = li[j];
-      lj[i + 1] = li1[j];
-      lj[i + 2] = li2[j];
-      lj[i + 3] = li3[j];
+      for (int t = 0; t < 4; ++t) {
+        const double lij = s[t] * inv;
+        li[t * n + j] = lij;
+        lj[i + t] = lij;
+      }
     }
     for (; i + 1 < n; i += 2) {
       double* li = h + static_cast<size_t>(i) * n;
@@ -74,7 +71,7 @@ int factor_dense(double* h, int n, double min_pivot) {
   return raised;
 }
 
-void solve_dense(const double* u, int n, double* x, const double* b) {
+JOCO_AVX_CLONES void solve_dense(const double* u, int n, double* x, const double* b) {
   if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
   // L y = b by columns of L (the same operations per entry as by rows)
   for (int k = 0; k < n; ++k) {
@@ -92,7 +89,7 @@ void solve_dense(const double* u, int n, double* x, const double* b) {
   }
 }
 
-bool update_dense(double* u, int n, double* w, bool plus) {
+JOCO_AVX_CLONES bool update_dense(double* u, int n, double* w, bool plus) {
   int first = 0;
   while (first < n && w[first] == 0) ++first;
   for (int k = first; k < n; ++k) {

@@ -94,6 +94,59 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   EXPECT_FALSE(chol::update_dense(copy.data(), n, big.data(), false));
 }
 
+// The factor's rounding is that of the plain definition, every entry a dot product over a row of L
+// subtracted term by term in increasing k, whatever order the entries are computed in (the
+// Newton solver's results depend on it bit for bit). Sizes around the vector widths, a raised
+// pivot included.
+TEST(CholeskyDense, FactorRoundsAsRowDotProducts) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int compared = 0;
+  for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 16, 27, 31, 64}) {
+    std::vector<std::vector<int>> cliques(6);
+    for (auto& c : cliques) {
+      for (int i = 0; i < n; ++i) {
+        if (u(rng) > 0) c.push_back(i);
+      }
+    }
+    std::vector<double> a = random_spd(n, cliques, rng);
+    if (n > 4) {  // a raised pivot: row and column 3 zero but for a tiny diagonal
+      for (int i = 0; i < n; ++i) a[static_cast<size_t>(i) * n + 3] = a[3 * n + i] = 0;
+      a[static_cast<size_t>(n + 1) * 3] = 1e-30;
+    }
+    // the definition, row by row
+    std::vector<double> ref = a;
+    int ref_raised = 0;
+    for (int j = 0; j < n; ++j) {
+      double* lj = ref.data() + static_cast<size_t>(j) * n;
+      double d = lj[j];
+      for (int k = 0; k < j; ++k) d -= lj[k] * lj[k];
+      if (d < 1e-15) {
+        d = 1e-15;
+        ++ref_raised;
+      }
+      lj[j] = std::sqrt(d);
+      for (int i = j + 1; i < n; ++i) {
+        double* li = ref.data() + static_cast<size_t>(i) * n;
+        double s = li[j];
+        for (int k = 0; k < j; ++k) s -= li[k] * lj[k];
+        li[j] = s * (1 / lj[j]);
+        lj[i] = li[j];
+      }
+    }
+    std::vector<double> l = a;
+    EXPECT_EQ(chol::factor_dense(l.data(), n, 1e-15), ref_raised) << "n " << n;
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        const size_t at = static_cast<size_t>(i) * n + j;
+        EXPECT_EQ(l[at], ref[at]) << "n " << n << " at " << i << ", " << j;  // exact
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+}
+
 // The pattern of a matrix (rows r < k of each column k) from its dense form.
 struct DensePattern {
   std::vector<int> col_ptr, row_ind;

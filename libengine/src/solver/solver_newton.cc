@@ -13,6 +13,7 @@
 #include "joco/constraint.h"
 #include "joco/smooth.h"
 #include "joco/solver.h"
+#include "math/simd.h"
 #include "solver/cholesky.h"
 #include "solver/hessian_pattern.h"
 #include "solver/primal_problem.h"
@@ -24,6 +25,66 @@ namespace {
 // Does row i (in the given state) contribute D J_i' J_i by itself? (Elliptic contacts in the cone
 // state contribute through their cone Hessian instead.)
 inline bool row_is_quadratic(int state) { return state == kCnstrStateQuadratic; }
+
+// D_g J_g' J_g of G rows with the same non-zero columns (the rows of one pyramidal contact) into
+// the lower triangle of the dense H, in one pass: each entry gets the rows' products added in
+// turn, as G passes would add them. Over each row of H from the first non-zero column: adding
+// the zero products leaves the sums' bits as they are, and the contiguous loop vectorises.
+template <int G>
+inline void add_rows(double* h, int nv, const double* const* rows, const double* D, const int* cols,
+                     int n) {
+  const int first = cols[0];
+  for (int a = 0; a < n; ++a) {
+    const int col = cols[a];
+    double c[G];
+    for (int g = 0; g < G; ++g) c[g] = D[g] * rows[g][col];
+    double* __restrict x = h + static_cast<size_t>(col) * nv + first;
+    const int len = col - first + 1;
+    for (int k = 0; k < len; ++k) {
+      double v = x[k];
+      for (int g = 0; g < G; ++g) v += c[g] * rows[g][first + k];
+      x[k] = v;
+    }
+  }
+}
+
+// D_i J_i' J_i of the quadratic rows i in [begin, end) into the lower triangle of the dense H, in
+// row order; row_nnz and row_cols give each row's non-zero columns.
+JOCO_AVX_CLONES void add_quadratic_rows(double* h, int nv, const Data& d, const int* row_nnz,
+                                        const int* row_cols, int begin, int end) {
+  auto cols_of = [&](int i) { return row_cols + static_cast<size_t>(i) * nv; };
+  for (int i = begin; i < end;) {
+    const int n = row_nnz[i];
+    if (!row_is_quadratic(d.efc_state[i]) || n == 0) {
+      ++i;
+      continue;
+    }
+    const int* cols = cols_of(i);
+    if (n == 1) {  // (joint limits and friction)
+      const int col = cols[0];
+      const double r = d.efc_J[static_cast<size_t>(i) * nv + col];
+      h[static_cast<size_t>(col) * nv + col] += d.efc_D[i] * r * r;
+      ++i;
+      continue;
+    }
+    // the following quadratic rows with the same columns join, up to four
+    int g = 1;
+    while (g < 4 && i + g < end && row_is_quadratic(d.efc_state[i + g]) && row_nnz[i + g] == n &&
+           std::equal(cols, cols + n, cols_of(i + g))) {
+      ++g;
+    }
+    const double* rows[4];
+    for (int k = 0; k < g; ++k) rows[k] = d.efc_J + static_cast<size_t>(i + k) * nv;
+    const double* D = d.efc_D + i;
+    switch (g) {
+      case 1: add_rows<1>(h, nv, rows, D, cols, n); break;
+      case 2: add_rows<2>(h, nv, rows, D, cols, n); break;
+      case 3: add_rows<3>(h, nv, rows, D, cols, n); break;
+      default: add_rows<4>(h, nv, rows, D, cols, n); break;
+    }
+    i += g;
+  }
+}
 
 class Hessian {
  public:
@@ -167,7 +228,7 @@ class Hessian {
       const size_t at = static_cast<size_t>(i) * nv_;
       std::memcpy(h_ + at, m_full_ + at, sizeof(double) * static_cast<size_t>(i + 1));
     }
-    for (int i = 0; i < nefc_; ++i) {
+    for (int i = 0; i < nefc_;) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
         const Contact& con = d.contact[d.efc_id[i]];
         // (the usual dimensions at compile time, so that the short loops unroll)
@@ -177,34 +238,18 @@ class Hessian {
           case 6: add_cone_dense<6>(i, con); break;
           default: add_cone_dense<0>(i, con); break;
         }
-        i += con.dim - 1;
+        i += con.dim;
         continue;
       }
-      if (!row_is_quadratic(d.efc_state[i])) continue;
-      const int n = row_nnz_[i];
-      if (n == 0) continue;
-      const double* r = d.efc_J + static_cast<size_t>(i) * nv_;
-      const int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
-      const double D = d.efc_D[i];
-      if (n == 1) {  // (joint limits and friction)
-        const int col = cols[0];
-        h_[static_cast<size_t>(col) * nv_ + col] += D * r[col] * r[col];
-        continue;
+      // the rows up to the next cone, in order
+      int end = i + 1;
+      while (end < nefc_ &&
+             !(d.efc_type[end] == kCnstrContactElliptic && d.efc_state[end] == kCnstrStateCone)) {
+        ++end;
       }
-      // over the dense row from its first non-zero: adding the zero products leaves the sums'
-      // bits as they are, and the contiguous loop vectorises
-      const int first = cols[0];
-      for (int a = 0; a < n; ++a) {
-        const int col = cols[a];
-        add_scaled(h_ + static_cast<size_t>(col) * nv_ + first, r + first, D * r[col],
-                   col - first + 1);
-      }
+      add_quadratic_rows(h_, nv_, d, row_nnz_, row_cols_, i, end);
+      i = end;
     }
-  }
-
-  // x += a y (x and y do not overlap: rows of H and of J)
-  static void add_scaled(double* __restrict x, const double* __restrict y, double a, int n) {
-    for (int k = 0; k < n; ++k) x[k] += a * y[k];
   }
 
   // J_c' H_c J_c into the lower triangle, for the contact's dim rows at adr. Only the columns where
@@ -316,8 +361,42 @@ class Hessian {
         }
         if (!row_is_quadratic(state)) continue;
         const double* vals = d.efc_J + adr;
+        // the following quadratic rows with this pattern (efc_J_rowsuper; next in column j's
+        // list) join, up to four: each entry still gets the rows' products in row order
+        int g = 1;
+        while (g < 4 && g <= d.efc_J_rowsuper[i] && row_is_quadratic(d.efc_state[i + g])) ++g;
+        for (int r = 1; r < g; ++r) ++cursor_[i + r];
+        const double* v1 = d.efc_J + d.efc_J_rowadr[i + (g > 1)];
+        const double* v2 = d.efc_J + d.efc_J_rowadr[i + (g > 2 ? 2 : 0)];
+        const double* v3 = d.efc_J + d.efc_J_rowadr[i + (g > 3 ? 3 : 0)];
         const double dj = d.efc_D[i] * vals[kj];
-        for (int k = kj; k < n; ++k) acc_[cols[k]] += dj * vals[k];
+        switch (g) {
+          case 1:
+            for (int k = kj; k < n; ++k) acc_[cols[k]] += dj * vals[k];
+            break;
+          case 2: {
+            const double dj1 = d.efc_D[i + 1] * v1[kj];
+            for (int k = kj; k < n; ++k) acc_[cols[k]] = acc_[cols[k]] + dj * vals[k] + dj1 * v1[k];
+            break;
+          }
+          case 3: {
+            const double dj1 = d.efc_D[i + 1] * v1[kj], dj2 = d.efc_D[i + 2] * v2[kj];
+            for (int k = kj; k < n; ++k) {
+              acc_[cols[k]] = acc_[cols[k]] + dj * vals[k] + dj1 * v1[k] + dj2 * v2[k];
+            }
+            break;
+          }
+          default: {
+            const double dj1 = d.efc_D[i + 1] * v1[kj], dj2 = d.efc_D[i + 2] * v2[kj],
+                         dj3 = d.efc_D[i + 3] * v3[kj];
+            for (int k = kj; k < n; ++k) {
+              acc_[cols[k]] =
+                  acc_[cols[k]] + dj * vals[k] + dj1 * v1[k] + dj2 * v2[k] + dj3 * v3[k];
+            }
+            break;
+          }
+        }
+        t += g - 1;
       }
       diag_[K] = acc_[j];
       acc_[j] = 0;
