@@ -22,6 +22,7 @@
 #include "joco/jmb.h"
 #include "support/errors.h"
 #include "support/hand_models.h"
+#include "support/test_support.h"
 #include "tools/tool_test_support.h"
 
 namespace joco::tools {
@@ -546,6 +547,43 @@ TEST_F(TrajectoryTest, WriterMemoryIsBoundedByAChunkPerDataset) {
   file.commit();
   Trajectory t = TrajectoryInput::open(path("bounded.h5")).single();
   EXPECT_EQ(t.read(Field::kQvel).data, rows_of(Field::kQvel, m, 0, 50 * kChunk + 3));
+}
+
+// joco-simulate's rollout loop appends a row of each recorded array (and its contacts) per step:
+// once each dataset is made (its first chunk written), rows and the chunks they fill allocate
+// nothing on the appending thread, compressed or not.
+TEST_F(TrajectoryTest, AppendingRowsAllocatesNothing) {
+  const Model m = rich_model();
+  Data d(m);
+  const Field fields[] = {Field::kTime, Field::kQpos, Field::kQvel,  Field::kCtrl,
+                          Field::kQacc, Field::kNcon, Field::kFwdinv};
+  for (const int level : {0, 1}) {
+    SCOPED_TRACE(level);
+    constexpr size_t kChunk = 16;
+    TrajectoryFileWriter file(path("rows" + std::to_string(level) + ".h5"), m,
+                              options(kChunk, level));
+    TrajectoryWriter& w = file.trajectory();
+    const std::vector<size_t> xpos_shape = {static_cast<size_t>(m.nbody), 3};
+    const std::span<const double> xpos(d.xpos, 3 * static_cast<size_t>(m.nbody));
+    const auto append = [&](size_t r) {  // a row as joco-simulate --record ...,xpos --contacts
+      d.time = static_cast<double>(r);
+      w.append_row(d, fields);
+      w.append_extra("xpos", xpos_shape, xpos);
+      const ContactRecord c = contact_of(static_cast<int64_t>(r), 0);
+      w.append_contacts({&c, 1});
+    };
+    for (size_t r = 0; r < kChunk; ++r) append(r);  // the datasets made
+    int64_t allocations = 0;
+    {
+      const joco::test::AllocationCounter counter;
+      for (size_t r = kChunk; r < 21 * kChunk; ++r) append(r);
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0);
+    EXPECT_EQ(w.rows(Field::kQpos), 21 * kChunk);
+    w.close();
+    file.commit();
+  }
 }
 
 // Rollouts of one file written from several threads at once (as joco-simulate's batches do): the
