@@ -56,7 +56,7 @@ row() {
 
 echo "## Batch rollouts (joco-simulate --batch $BATCH, HDF5 writing included)"
 echo
-echo "Wall time of a whole batch (model loading and the compressed HDF5 file included) on 1 and 2"
+echo "Wall time of a whole batch (model loading and the HDF5 file, uncompressed, included) on 1 and 2"
 echo "threads, and on 1 and 2 MPI ranks of one thread (\`mpirun -np N\`, its start and the ranks' files"
 echo "joined into one included), alternating, median (min-max) of $REPS rounds; CPU is user + system"
 echo "time per rollout (equal on 1 and 2 when the work is parallel). Peak RSS from /usr/bin/time."

@@ -54,11 +54,9 @@ inline CLI::Option* add_model_argument(CLI::App& app, std::string& model) {
       ->required();
 }
 
-// -o/--output of the tools that write an HDF5 file; standard output ("-") unless given.
-inline CLI::Option* add_hdf5_output_option(CLI::App& app, std::string& output) {
-  return app.add_option("-o,--output", output,
-                        "Output HDF5 file (- for standard output, the default)");
-}
+// -o/--output of the tools that write an HDF5 file; standard output ("-") unless given. With it,
+// --compress: the file's chunks shuffled and deflated (default_deflate_level 1) instead of stored.
+CLI::Option* add_hdf5_output_option(CLI::App& app, std::string& output);
 
 // --threads T, 1 to 1024; `description` says what runs in parallel.
 inline CLI::Option* add_threads_option(CLI::App& app, int& threads,

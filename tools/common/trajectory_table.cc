@@ -64,9 +64,19 @@ std::vector<size_t> field_row_shape(Field f, const ModelSizes& s) {
 }
 
 size_t field_row_size(Field f, const ModelSizes& s) {
-  size_t size = 1;
-  for (size_t d : field_row_shape(f, s)) size *= d;
-  return size;
+  // field_row_shape's product, without its vector: called for every row appended.
+  auto n = [](int v) { return static_cast<size_t>(std::max(v, 0)); };
+  switch (field_info(f).width) {
+    case FieldWidth::kScalar: return 1;
+    case FieldWidth::kNq: return n(s.nq);
+    case FieldWidth::kNv: return n(s.nv);
+    case FieldWidth::kNa: return n(s.na);
+    case FieldWidth::kNu: return n(s.nu);
+    case FieldWidth::kNsensordata: return n(s.nsensordata);
+    case FieldWidth::kNbody6: return 6 * n(s.nbody);
+    case FieldWidth::kTwo: return 2;
+  }
+  return 1;
 }
 
 const char* width_name(FieldWidth w) {

@@ -22,6 +22,7 @@
 #include "joco/jmb.h"
 #include "support/errors.h"
 #include "support/hand_models.h"
+#include "support/test_support.h"
 #include "tools/tool_test_support.h"
 
 namespace joco::tools {
@@ -100,8 +101,9 @@ void expect_contact_eq(const ContactRecord& a, const ContactRecord& b) {
   EXPECT_EQ(std::vector<double>(a.force, a.force + 6), std::vector<double>(b.force, b.force + 6));
 }
 
-WriterOptions options(size_t chunk_rows = 0) {
+WriterOptions options(size_t chunk_rows = 0, int deflate_level = 0) {
   WriterOptions o;
+  o.deflate_level = deflate_level;
   o.model_name = "rich pendulum";
   o.creator = "trajectory_test 1.0";
   o.command = "trajectory_test --all";
@@ -439,7 +441,7 @@ TEST_F(TrajectoryTest, ChunksReadBackThroughHdf5sOwnFilters) {
   constexpr size_t kChunk = 4, kRows = 11;  // two whole chunks and a partial one
   const std::string ours = path("ours.h5");
   {
-    TrajectoryFileWriter file(ours, m, options(kChunk));
+    TrajectoryFileWriter file(ours, m, options(kChunk, 1));
     write_all_fields(file.trajectory(), m, kRows);
     file.commit();
   }
@@ -485,7 +487,7 @@ TEST_F(TrajectoryTest, UniformBytePlanesCostNoSpace) {
   for (size_t i = 0; i < noise.size(); i += 7) noise[i] = 0;  // and some runs of zero bytes
   const std::string ours = path("noise.h5"), theirs = path("noise_hdf5.h5");
   {
-    TrajectoryFileWriter file(ours, m, options());
+    TrajectoryFileWriter file(ours, m, options(0, 1));
     TrajectoryWriter& w = file.trajectory();
     w.append(Field::kQpos, rows_of(Field::kQpos, m, 0, kRows));
     w.append_extra("noise", {kWidth}, noise);
@@ -545,6 +547,43 @@ TEST_F(TrajectoryTest, WriterMemoryIsBoundedByAChunkPerDataset) {
   file.commit();
   Trajectory t = TrajectoryInput::open(path("bounded.h5")).single();
   EXPECT_EQ(t.read(Field::kQvel).data, rows_of(Field::kQvel, m, 0, 50 * kChunk + 3));
+}
+
+// joco-simulate's rollout loop appends a row of each recorded array (and its contacts) per step:
+// once each dataset is made (its first chunk written), rows and the chunks they fill allocate
+// nothing on the appending thread, compressed or not.
+TEST_F(TrajectoryTest, AppendingRowsAllocatesNothing) {
+  const Model m = rich_model();
+  Data d(m);
+  const Field fields[] = {Field::kTime, Field::kQpos, Field::kQvel,  Field::kCtrl,
+                          Field::kQacc, Field::kNcon, Field::kFwdinv};
+  for (const int level : {0, 1}) {
+    SCOPED_TRACE(level);
+    constexpr size_t kChunk = 16;
+    TrajectoryFileWriter file(path("rows" + std::to_string(level) + ".h5"), m,
+                              options(kChunk, level));
+    TrajectoryWriter& w = file.trajectory();
+    const std::vector<size_t> xpos_shape = {static_cast<size_t>(m.nbody), 3};
+    const std::span<const double> xpos(d.xpos, 3 * static_cast<size_t>(m.nbody));
+    const auto append = [&](size_t r) {  // a row as joco-simulate --record ...,xpos --contacts
+      d.time = static_cast<double>(r);
+      w.append_row(d, fields);
+      w.append_extra("xpos", xpos_shape, xpos);
+      const ContactRecord c = contact_of(static_cast<int64_t>(r), 0);
+      w.append_contacts({&c, 1});
+    };
+    for (size_t r = 0; r < kChunk; ++r) append(r);  // the datasets made
+    int64_t allocations = 0;
+    {
+      const joco::test::AllocationCounter counter;
+      for (size_t r = kChunk; r < 21 * kChunk; ++r) append(r);
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0);
+    EXPECT_EQ(w.rows(Field::kQpos), 21 * kChunk);
+    w.close();
+    file.commit();
+  }
 }
 
 // Rollouts of one file written from several threads at once (as joco-simulate's batches do): the
@@ -671,6 +710,37 @@ TEST_F(TrajectoryTest, ReadsAPipeGivenByPath) {
   EXPECT_EQ(t.read(Field::kQpos).data, rows_of(Field::kQpos, m, 0, 3));
 }
 
+// Chunks stored uncompressed take their whole size in the file, rows past the end included: a
+// dataset of fewer rows than a chunk gets a chunk of just its rows (a batch of many short rollouts
+// would otherwise take 64 KiB per dataset), and a longer one chunks of the usual size.
+TEST_F(TrajectoryTest, ShortDatasetsGetChunksOfTheirRows) {
+  const Model m = rich_model();
+  const std::string p = path("short.h5");
+  constexpr size_t kLong = 5000;  // fewer than a chunk of time (8192 rows), more of qpos (910)
+  {
+    TrajectoryFileWriter file(p, m, options());
+    TrajectoryWriter& w = file.trajectory();
+    w.append(Field::kQpos, rows_of(Field::kQpos, m, 0, kLong));
+    w.append(Field::kTime, rows_of(Field::kTime, m, 0, kLong));
+    w.enable_contacts();
+    file.commit();
+  }
+  Id f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  const auto chunk_rows = [&](const char* name) {
+    Id ds(H5Dopen2(f, name, H5P_DEFAULT), H5Dclose);
+    Id dcpl(H5Dget_create_plist(ds), H5Pclose);
+    hsize_t chunk[2] = {};
+    EXPECT_GE(H5Pget_chunk(dcpl, 2, chunk), 1);
+    return chunk[0];
+  };
+  EXPECT_EQ(chunk_rows("time"), kLong);             // 40 KB: one chunk of its rows
+  EXPECT_EQ(chunk_rows("qpos"), 65536u / (9 * 8));  // 360 KB: chunks of 64 KiB
+  EXPECT_EQ(chunk_rows("contact/pos"), 1u);         // no contacts: an empty table
+  Id pos(H5Dopen2(f, "contact/pos", H5P_DEFAULT), H5Dclose);
+  Id space(H5Dget_space(pos), H5Sclose);
+  EXPECT_EQ(H5Sget_simple_extent_npoints(space), 0);
+}
+
 TEST_F(TrajectoryTest, WriteFailuresAreRuntimeErrors) {
   const Model m = joco::test::pendulum_model();
   const std::string p = path("no/such/dir/out.h5");
@@ -745,16 +815,18 @@ TEST_F(TrajectoryTest, SameContentGivesTheSameBytes) {
   EXPECT_EQ(read_input(path("a.h5")), read_input(path("b.h5")));
 }
 
-// Opens the written file with the plain HDF5 C API, as h5py or any other reader would.
+// Opens the written file with the plain HDF5 C API, as h5py or any other reader would: chunks
+// stored as they are by default, shuffled and deflated with --compress (deflate level 1).
 TEST_F(TrajectoryTest, FilesAreStandardHdf5) {
   const Model m = rich_model();
-  const std::string p = path("plain.h5");
-  {
-    TrajectoryFileWriter file(p, m, options(5));
+  const std::string p = path("plain.h5"), pz = path("compressed.h5");
+  for (const auto& [name, level] : {std::pair{p, 0}, std::pair{pz, 1}}) {
+    TrajectoryFileWriter file(name, m, options(5, level));
     write_all_fields(file.trajectory(), m, 7);
     file.commit();
   }
   Id f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Id fz(H5Fopen(pz.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   Id root(H5Gopen2(f, "/", H5P_DEFAULT), H5Gclose);
 
   auto attribute_string = [&](const char* name) {
@@ -801,7 +873,8 @@ TEST_F(TrajectoryTest, FilesAreStandardHdf5) {
     EXPECT_EQ(v, value) << name;
   }
 
-  // Every dataset: shape, type, chunks of rows, shuffle + deflate, extendible rows.
+  // Every dataset: shape, type, chunks of rows, extendible rows; no filters, or (compressed)
+  // shuffle + deflate, the same values.
   struct Expected {
     const char* path;
     std::vector<hsize_t> dims;
@@ -852,14 +925,22 @@ TEST_F(TrajectoryTest, FilesAreStandardHdf5) {
     EXPECT_EQ(H5Pget_chunk(dcpl, rank, chunk.data()), rank);
     EXPECT_EQ(chunk[0], 5u);
     for (int i = 1; i < rank; ++i) EXPECT_EQ(chunk[i], e.dims[i]);
-    ASSERT_EQ(H5Pget_nfilters(dcpl), 2);
+    EXPECT_EQ(H5Pget_nfilters(dcpl), 0);
+    Id dsz(H5Dopen2(fz, e.path, H5P_DEFAULT), H5Dclose);
+    Id dcplz(H5Dget_create_plist(dsz), H5Pclose);
+    ASSERT_EQ(H5Pget_nfilters(dcplz), 2);
     unsigned flags = 0, values[4] = {};
     size_t nvalues = 4;
-    EXPECT_EQ(H5Pget_filter2(dcpl, 0, &flags, &nvalues, values, 0, nullptr, nullptr),
+    EXPECT_EQ(H5Pget_filter2(dcplz, 0, &flags, &nvalues, values, 0, nullptr, nullptr),
               H5Z_FILTER_SHUFFLE);
     nvalues = 4;
-    EXPECT_EQ(H5Pget_filter2(dcpl, 1, &flags, &nvalues, values, 0, nullptr, nullptr),
+    EXPECT_EQ(H5Pget_filter2(dcplz, 1, &flags, &nvalues, values, 0, nullptr, nullptr),
               H5Z_FILTER_DEFLATE);
+    const hsize_t n = H5Sget_simple_extent_npoints(space);
+    std::vector<double> plain(n), compressed(n);
+    ASSERT_GE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, plain.data()), 0);
+    ASSERT_GE(H5Dread(dsz, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, compressed.data()), 0);
+    EXPECT_EQ(plain, compressed);
   }
   // Values read without the module.
   std::vector<double> qvel(7 * 8);

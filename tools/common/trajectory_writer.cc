@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -24,13 +25,27 @@
 namespace joco::tools {
 
 namespace {
+std::atomic<int> g_default_deflate_level{0};
+}  // namespace
 
-// A per-row, extendible, chunked and compressed dataset being written, with a buffer of at most
-// one chunk of rows so that each chunk is written once, whole.
+int default_deflate_level() { return g_default_deflate_level.load(std::memory_order_relaxed); }
+
+void set_default_deflate_level(int level) {
+  g_default_deflate_level.store(std::clamp(level, 0, 9), std::memory_order_relaxed);
+}
+
+namespace {
+
+// A per-row, extendible, chunked (and compressed, or not) dataset being written, with a buffer of
+// at most one chunk of rows so that each chunk is written once, whole. Its dataset is made when
+// its first chunk is written: a dataset of fewer rows than a chunk then gets a chunk of just its
+// rows (a chunk stored uncompressed takes its whole size in the file, rows past the end included).
 struct Column {
   std::string name;
-  H5Handle dataset;
-  std::vector<hsize_t> inner;  // row shape
+  hid_t parent = -1;  // the group the dataset goes in (open until the trajectory is closed)
+  H5Handle dataset;   // made by the first flush
+  std::vector<std::pair<std::string, std::string>> pending_attributes;  // until it is made
+  std::vector<hsize_t> inner;                                           // row shape
   size_t row_size = 1;
   Stored stored = Stored::kFloat64;
   size_t chunk_rows = 1;
@@ -53,17 +68,19 @@ hid_t file_type(Stored s) {
   return H5T_IEEE_F64LE;
 }
 
-// Made with the file's lock held.
+size_t stored_size(Stored s) { return s == Stored::kInt32 ? 4 : 8; }
+
+// A column of `parent` (no HDF5 call: its dataset is made by its first flush).
 Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> inner, Stored stored,
-                   const WriterOptions& options, std::mutex* hdf5, const std::string& where) {
+                   const WriterOptions& options, std::mutex* hdf5) {
   Column c;
   c.name = name;
+  c.parent = parent;
   c.inner = std::move(inner);
   for (hsize_t d : c.inner) c.row_size *= d;
   c.stored = stored;
   c.hdf5 = hdf5;
-  const hid_t type = file_type(stored);
-  const size_t row_bytes = c.row_size * H5Tget_size(type);
+  const size_t row_bytes = c.row_size * stored_size(stored);
   c.chunk_rows =
       options.chunk_rows > 0 ? options.chunk_rows : std::max<size_t>(1, 65536 / row_bytes);
   c.deflate_level = std::clamp(options.deflate_level, 0, 9);
@@ -71,7 +88,14 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   c.extent.assign(c.inner.begin(), c.inner.end());
   c.extent.insert(c.extent.begin(), 0);
   c.offset.assign(c.extent.size(), 0);
+  return c;
+}
 
+// Makes c's dataset, chunks of c.chunk_rows rows, and its pending attributes; with the file's
+// lock held.
+void create_dataset_of(Column& c, const std::string& where) {
+  const std::string& name = c.name;
+  const hid_t type = file_type(c.stored);
   std::vector<hsize_t> dims = {0}, max = {H5S_UNLIMITED}, chunk = {c.chunk_rows};
   for (hsize_t d : c.inner) {
     dims.push_back(d);
@@ -96,9 +120,12 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   H5Handle dapl = plist(H5P_DATASET_ACCESS);
   H5Pset_chunk_cache(dapl.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
   c.dataset = make_out(
-      H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
+      H5Dcreate2(c.parent, name.c_str(), type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
       H5Dclose, "cannot create " + where + "/" + name);
-  return c;
+  for (const auto& [key, value] : c.pending_attributes) {
+    write_string_attribute(c.dataset.get(), key, value, where + "/" + name);
+  }
+  c.pending_attributes.clear();
 }
 
 // The order-0 entropy of bytes, in bits per byte.
@@ -177,7 +204,7 @@ std::span<const unsigned char> deflate_planes(const std::vector<unsigned char>& 
 std::span<const unsigned char> encode_chunk(const Column& c, const std::string& where) {
   thread_local std::vector<unsigned char> raw, shuffled, packed;
   const size_t count = c.chunk_rows * c.row_size;
-  const size_t size = c.stored == Stored::kInt32 ? 4 : 8;
+  const size_t size = stored_size(c.stored);
   raw.resize(count * size);
   // Rows past the buffered ones are the fill value, zero.
   std::memset(raw.data() + c.buffer.size() * size, 0, (count - c.buffer.size()) * size);
@@ -204,15 +231,26 @@ std::span<const unsigned char> encode_chunk(const Column& c, const std::string& 
   return deflate_planes(shuffled, size, count, c.deflate_level, packed, c.name, where);
 }
 
-// Writes the buffered rows as the next chunk: encoded on this thread, then stored under the lock.
-// Allocates nothing once this thread's scratch has grown (it runs inside the rollout loop).
+// Writes the buffered rows as the next chunk: encoded on this thread, then stored under the lock
+// (the dataset made first, by the first flush). Allocates nothing once this thread's scratch has
+// grown and the dataset is made (it runs inside the rollout loop).
 void flush_column(Column& c, const std::string& where) {
-  if (c.row_size == 0 || c.buffer.empty()) return;
+  if (c.row_size == 0 || (c.buffer.empty() && c.dataset.valid())) return;
   const size_t n = c.buffer.size() / c.row_size;
+  if (!c.dataset.valid() && n < c.chunk_rows) {
+    // All the rows it will have (a flush of a partial chunk is the last): one chunk of just them.
+    c.chunk_rows = std::max<size_t>(n, 1);
+  }
+  if (n == 0) {  // an empty table (contacts that never occurred): the dataset alone
+    std::lock_guard<std::mutex> lock(*c.hdf5);
+    create_dataset_of(c, where);
+    return;
+  }
   const std::span<const unsigned char> chunk = encode_chunk(c, where);
   c.extent[0] = c.written + n;
   c.offset[0] = c.written;
   std::lock_guard<std::mutex> lock(*c.hdf5);
+  if (!c.dataset.valid()) create_dataset_of(c, where);
   if (H5Dset_extent(c.dataset.get(), c.extent.data()) < 0 ||
       H5Dwrite_chunk(c.dataset.get(), H5P_DEFAULT, 0, c.offset.data(), chunk.size(), chunk.data()) <
           0) {
@@ -257,8 +295,6 @@ struct TrajectoryWriter::Impl {
   std::string contact_where;             // prefix() + "/contact"
   std::vector<Column> contact_columns;   // kContactColumns
   std::map<std::string, Column> extras;  // append_extra's datasets
-  // Attributes of empty extra datasets, written when they are made at close.
-  std::map<std::string, std::vector<std::pair<std::string, std::string>>> pending_attributes;
   int64_t max_contact_row = -1;
   bool closed = false;
 
@@ -307,9 +343,8 @@ void TrajectoryWriter::append(Field f, std::span<const double> values, size_t ro
     if (info.width != FieldWidth::kScalar) {
       for (size_t d : field_row_shape(f, w.sizes)) inner.push_back(d);
     }
-    std::lock_guard<std::mutex> lock(*w.hdf5);
-    w.columns[i] = std::make_unique<Column>(make_column(
-        w.group.get(), info.name, std::move(inner), info.stored, w.options, w.hdf5, w.prefix()));
+    w.columns[i] = std::make_unique<Column>(
+        make_column(w.group.get(), info.name, std::move(inner), info.stored, w.options, w.hdf5));
   }
   append_column(*w.columns[i], values.data(), rows, w.prefix());
 }
@@ -343,8 +378,8 @@ void TrajectoryWriter::enable_contacts() {
   for (const ContactColumn& c : kContactColumns) {
     std::vector<hsize_t> inner;
     if (c.width > 0) inner.push_back(c.width);
-    w.contact_columns.push_back(make_column(w.contact_group.get(), c.name, std::move(inner),
-                                            c.stored, w.options, w.hdf5, where));
+    w.contact_columns.push_back(
+        make_column(w.contact_group.get(), c.name, std::move(inner), c.stored, w.options, w.hdf5));
   }
 }
 
@@ -406,10 +441,9 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
     size_t row_size = 1;
     for (hsize_t d : inner) row_size *= d;
     if (row_size > 0) {
-      std::lock_guard<std::mutex> lock(*w.hdf5);
       it = w.extras
                .emplace(name, make_column(w.group.get(), name, std::move(inner), Stored::kFloat64,
-                                          w.options, w.hdf5, w.prefix()))
+                                          w.options, w.hdf5))
                .first;
     } else {
       // Nothing to store (B with nu = 0, say): HDF5 cannot chunk a dimension of size zero, so the
@@ -445,7 +479,7 @@ void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std
     throw std::invalid_argument("set_extra_attribute: no extra dataset " + dataset);
   }
   if (!it->second.dataset.valid()) {
-    w.pending_attributes[dataset].emplace_back(name, value);  // an empty dataset, made at close
+    it->second.pending_attributes.emplace_back(name, value);  // written when the dataset is made
     return;
   }
   std::lock_guard<std::mutex> lock(*w.hdf5);
@@ -522,7 +556,7 @@ void TrajectoryWriter::close() {
     std::vector<hsize_t> dims = {c.written};
     dims.insert(dims.end(), c.inner.begin(), c.inner.end());
     c.dataset = create_dataset(w.group.get(), name, H5T_IEEE_F64LE, dims, where);
-    for (const auto& [key, value] : w.pending_attributes[name]) {
+    for (const auto& [key, value] : c.pending_attributes) {
       write_string_attribute(c.dataset.get(), key, value, where + "/" + name);
     }
   }
@@ -551,7 +585,6 @@ void TrajectoryWriter::close() {
   }
   std::vector<Column>().swap(w.contact_columns);
   w.extras.clear();
-  w.pending_attributes.clear();
 }
 
 size_t TrajectoryWriter::buffered_bytes() const {

@@ -31,14 +31,21 @@ namespace joco::tools {
 // (contact_force, as mj_contactForce: pyramidal and elliptic cones alike).
 ContactRecord contact_record(const Model& m, const Data& d, int i, int64_t row);
 
+// The deflate level of the files a process writes unless WriterOptions says otherwise: 0
+// (uncompressed, chunked) unless the tool's --compress (add_hdf5_output_option) set 1. Deflating
+// costs more than the computation that makes a row (humanoid, joco-inverse: 1.8x its instructions),
+// on every thread that writes; files are 1.3-1.6x larger without it (schemas/trajectory.md).
+int default_deflate_level();
+void set_default_deflate_level(int level);
+
 struct WriterOptions {
   std::string model_name;  // attribute model_name (the model has no name field)
   std::string creator;     // attribute creator: tool and version, e.g. "joco-simulate 0.1.0"
   std::string command;     // attribute command: the command line (tools pass command_line())
   size_t chunk_rows = 0;   // rows per chunk; 0 chooses about 64 KiB per chunk
-  // 0-9; 0 writes uncompressed (still chunked). Byte planes of nearly uniform bytes are stored
-  // whatever the level (schemas/trajectory.md, Storage).
-  int deflate_level = 1;
+  // 0-9; 0 writes uncompressed (still chunked), else shuffled and deflated. Byte planes of nearly
+  // uniform bytes are stored whatever the level (schemas/trajectory.md, Storage).
+  int deflate_level = default_deflate_level();
 };
 
 class TrajectoryFileWriter;

@@ -221,8 +221,7 @@ int main(int argc, char** argv) {
       argc, argv, "joco-simulate", "Simulate a model and write its trajectory as HDF5.",
       [&](CLI::App& app) {
         auto* model = joco::tools::add_model_argument(app, o.model);
-        app.add_option("-o,--output", o.output,
-                       "Output HDF5 file (- for standard output, the default)");
+        joco::tools::add_hdf5_output_option(app, o.output);
         auto* steps =
             app.add_option("--steps", o.steps,
                            "Number of steps (default: the control file's rows - 1, else 1000)")
