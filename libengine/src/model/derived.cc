@@ -74,7 +74,7 @@ class MeshBvhBuilder {
     double lo[3], hi[3];
     bounds(0, nface_, lo, hi);
     margin_ = 1e-6 * std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-    node(0, nface_);
+    node(0, nface_, lo, hi);
   }
 
  private:
@@ -93,42 +93,49 @@ class MeshBvhBuilder {
     }
   }
 
-  // Builds the node of faces face_[begin, end) and its subtree; returns its number.
-  int node(int begin, int end) {
+  // Builds the node of faces face_[begin, end) and its subtree; returns its number and the
+  // faces' box (a parent's is the union of its children's).
+  int node(int begin, int end, double* lo, double* hi) {
     const int n = nnode_++;
-    double lo[3], hi[3];
-    bounds(begin, end, lo, hi);
+    if (end - begin <= kMeshBvhLeafFaces) {
+      bounds(begin, end, lo, hi);
+      child_[2 * n] = -begin;
+      child_[2 * n + 1] = end - begin;
+    } else {
+      double clo[3], chi[3];
+      for (int k = 0; k < 3; ++k) {
+        clo[k] = std::numeric_limits<double>::infinity();
+        chi[k] = -std::numeric_limits<double>::infinity();
+      }
+      for (int i = begin; i < end; ++i) {
+        for (int k = 0; k < 3; ++k) {
+          clo[k] = std::min(clo[k], centre_[face_[i]][k]);
+          chi[k] = std::max(chi[k], centre_[face_[i]][k]);
+        }
+      }
+      int axis = 0;
+      for (int k = 1; k < 3; ++k) {
+        if (chi[k] - clo[k] > chi[axis] - clo[axis]) axis = k;
+      }
+      const auto before = [&](int a, int b) {
+        const double ca = centre_[a][axis], cb = centre_[b][axis];
+        return ca < cb || (ca == cb && a < b);
+      };
+      // the halves are the same sets whatever the algorithm (a strict total order); a leaf keeps
+      // its faces in this order
+      const int mid = begin + (end - begin) / 2;
+      std::nth_element(face_ + begin, face_ + mid, face_ + end, before);
+      if (mid - begin <= kMeshBvhLeafFaces) std::sort(face_ + begin, face_ + mid, before);
+      if (end - mid <= kMeshBvhLeafFaces) std::sort(face_ + mid, face_ + end, before);
+      double lo1[3], hi1[3];
+      child_[2 * n] = node(begin, mid, lo, hi);
+      child_[2 * n + 1] = node(mid, end, lo1, hi1);
+      for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], lo1[k]), hi[k] = std::max(hi[k], hi1[k]);
+    }
     for (int k = 0; k < 3; ++k) {
       box_[6 * n + k] = float_down(lo[k] - margin_);
       box_[6 * n + 3 + k] = float_up(hi[k] + margin_);
     }
-    if (end - begin <= kMeshBvhLeafFaces) {
-      child_[2 * n] = -begin;
-      child_[2 * n + 1] = end - begin;
-      return n;
-    }
-    double clo[3], chi[3];
-    for (int k = 0; k < 3; ++k) {
-      clo[k] = std::numeric_limits<double>::infinity();
-      chi[k] = -std::numeric_limits<double>::infinity();
-    }
-    for (int i = begin; i < end; ++i) {
-      for (int k = 0; k < 3; ++k) {
-        clo[k] = std::min(clo[k], centre_[face_[i]][k]);
-        chi[k] = std::max(chi[k], centre_[face_[i]][k]);
-      }
-    }
-    int axis = 0;
-    for (int k = 1; k < 3; ++k) {
-      if (chi[k] - clo[k] > chi[axis] - clo[axis]) axis = k;
-    }
-    std::sort(face_ + begin, face_ + end, [&](int a, int b) {
-      const double ca = centre_[a][axis], cb = centre_[b][axis];
-      return ca < cb || (ca == cb && a < b);
-    });
-    const int mid = begin + (end - begin) / 2;
-    child_[2 * n] = node(begin, mid);
-    child_[2 * n + 1] = node(mid, end);
     return n;
   }
 
