@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/sections/40-rays.sh REPS: rangefinder speed, joco-profile beside mujoco-testspeed (2.2.2),
 # single-threaded, testspeed's control noise 0.01, REPS alternating rounds: the quadruped with 20
-# rangefinders over a 201x201 height field (goal >= 1.5x) and among 8 mesh rocks of 4,800 triangles.
+# rangefinders over a 201x201 height field (goal >= 1.5x) and among 8 mesh rocks of 4,800 triangles
+# (goal >= 1.5x).
 # Then callgrind instruction counts per step (Ir of N2 steps minus Ir of N1 steps, so start-up and
 # model compilation cancel), a load-independent view of the same ratio; JOCO_BENCH_IR=0 leaves it
 # out (it needs valgrind).
@@ -11,7 +12,7 @@ need "$TOOLS/joco-profile" mujoco-testspeed timeout testdata/sensor/quadruped_hf
 
 # name|model|steps|Ir steps N1|N2|goal (empty: no goal)
 cases="quadruped over a 201x201 height field|testdata/sensor/quadruped_hfield.xml|4000|100|400|1.5
-quadruped among mesh rocks|testdata/sensor/quadruped_mesh.xml|500|10|40|1.5"
+quadruped among mesh rocks|testdata/sensor/quadruped_mesh.xml|2000|10|40|1.5"
 
 mj_run() {
   mj_out=$(timeout 300 mujoco-testspeed "$path" "$n" 1 0.01 0 2>&1 || true)
@@ -75,5 +76,8 @@ if [[ -n $ir_rows ]]; then
   printf '%s' "$ir_rows"
 fi
 echo
-echo "The mesh case is bound by \`ray_mesh\` (93% of joco's samples in perf): rays that enter a rock's"
-echo "bounding sphere test all 4,800 triangles; a bounding-volume hierarchy over the faces is not built yet."
+echo "Meshes: joco walks each mesh's bounding-volume hierarchy (boxes over at most 4 faces each, built by"
+echo "the compiler, nearest box first, boxes beyond the nearest hit skipped); MuJoCo 2.2.2 tests a ray"
+echo "against the geom's box and, when it meets it, every face (4,800 per rock). Before the hierarchy"
+echo "(3179d6a) joco tested every face of each rock whose bounding sphere the ray met: 623 steps/s"
+echo "against MuJoCo's 959 (0.65x), 9,241,040 Ir/step against 9,601,120."

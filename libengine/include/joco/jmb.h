@@ -10,7 +10,7 @@
 
 namespace joco {
 
-inline constexpr uint32_t kJmbFormatVersion = 2;
+inline constexpr uint32_t kJmbFormatVersion = 3;
 
 // The complete .jmb image of a model.
 std::vector<uint8_t> write_jmb(const Model& m);

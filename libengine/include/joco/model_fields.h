@@ -332,6 +332,9 @@
   X(int,     mesh_face,            nmeshface,     3,              any)           /* triangles (vertex ids) of all meshes */                  \
   X(int,     mesh_graph,           nmeshgraph,    1,              any)           /* convex hull graph data of all meshes */                  \
   X(float,   mesh_graphvert,       3 * nmeshgraph, 1,             any)           /* joco's, derived (model/derived.h): per graph, the position of the vertex each edge_localid entry names, as the graph's x, then y, then z (each as long as the graph, indexed as it; zero elsewhere) */ \
+  X(float,   mesh_bvhbox,          2 * nmeshface, 6,              any)           /* joco's, derived (model/mesh_bvh.h): bounding-volume hierarchy of each mesh's faces, nodes from 2 mesh_faceadr: each node's box in the mesh frame (low x y z, high x y z), widened by 1e-6 of the mesh's extent and rounded outwards; zero for unused nodes */ \
+  X(int,     mesh_bvhchild,        2 * nmeshface, 2,              any)           /* joco's, derived: per node, its two children (node numbers in its mesh, > 0) or, for a leaf, minus its first entry in mesh_bvhface (in its mesh) and its number of faces */ \
+  X(int,     mesh_bvhface,         nmeshface,     1,              any)           /* joco's, derived: each mesh's faces (numbers in the mesh) in the order of the hierarchy's leaves */ \
   /* skins */                                                                                                                                \
   X(int,     skin_matid,           nskin,         1,              idn(nmat))     /* material id; -1: none */                                 \
   X(int,     skin_group,           nskin,         1,              any)           /* group for visibility */                                  \

@@ -1,7 +1,9 @@
-// Arrays joco derives from MuJoCo's fields so that the pipeline reads them in a row (MuJoCo 2.2.2
-// has no such fields): mesh_graphvert. The compiler fills them; validation checks that a model's
-// copies (a .jmb's) equal what they derive from; whoever builds a Model from MuJoCo's fields alone
-// (the oracle's model_from_mujoco) calls fill_derived.
+// Arrays joco derives from MuJoCo's fields so that the pipeline reads them in a row or searches
+// them faster (MuJoCo 2.2.2 has no such fields): mesh_graphvert (model/mesh_graph.h) and the
+// hierarchy of each mesh's faces, mesh_bvhbox, mesh_bvhchild, mesh_bvhface (model/mesh_bvh.h).
+// The compiler fills them; validation checks that a model's copies (a .jmb's) equal what they
+// derive from; whoever builds a Model from MuJoCo's fields alone (the oracle's model_from_mujoco)
+// calls fill_derived.
 #pragma once
 
 #include <string_view>

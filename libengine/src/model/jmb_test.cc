@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "joco/data.h"
 #include "joco/error.h"
@@ -181,6 +183,33 @@ TEST(Jmb, MeshGraphCopiesAreChecked) {
   m.mesh_graph[2 + 1] += 1;  // vertex 1's list starts one later: vertex 0's runs on past its -1
   EXPECT_NE(error_of(write_jmb(m)).find("does not end where the next begins"), std::string::npos)
       << error_of(write_jmb(m));
+}
+
+// The hierarchy of a mesh's faces (mesh_bvhbox, mesh_bvhchild, mesh_bvhface), which ray casting
+// walks, is checked like every derived array: a box, a child or a face order that differs from
+// what the mesh's faces give is refused, naming the element.
+TEST(Jmb, MeshFaceHierarchyIsChecked) {
+  const Model good = compile_mjcf(
+      "<mujoco><asset><mesh name='w' file='wrist1.stl'/></asset>"
+      "<worldbody><geom type='mesh' mesh='w'/></worldbody></mujoco>",
+      "<jmb_test>", test::testdata("urdf/ur5"));
+  ASSERT_GT(good.mesh_facenum[0], 8);
+  EXPECT_NO_THROW(read_jmb(write_jmb(good), "test.jmb"));
+  auto refused = [](const Model& m, const std::string& element) {
+    const std::string error = error_of(write_jmb(m));
+    EXPECT_NE(error.find(element + " differs from the fields it is derived from"),
+              std::string::npos)
+        << error;
+  };
+  Model m = good;
+  m.mesh_bvhbox[3] += 1e-3f;  // the root's high x
+  refused(m, "mesh_bvhbox[3]");
+  m = good;
+  m.mesh_bvhchild[0] += 1;  // the root's first child
+  refused(m, "mesh_bvhchild[0]");
+  m = good;
+  std::swap(m.mesh_bvhface[0], m.mesh_bvhface[1]);
+  refused(m, "mesh_bvhface[0]");
 }
 
 // A model stating large njmax and nconmax (as real scenes do) compiles with MuJoCo 2.2.2's default

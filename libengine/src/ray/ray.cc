@@ -5,7 +5,9 @@
 #include <limits>
 
 #include "math/vec.h"
+#include "model/mesh_bvh.h"
 #include "ray/ray_hfield.h"
+#include "ray/ray_mesh.h"
 
 namespace joco {
 
@@ -140,6 +142,19 @@ double ray_triangle(const double* p, const double* v, const double* a, const dou
   return inv * dot3(e2, q);
 }
 
+// Face f of a mesh (vertices vert, faces face) against the ray.
+inline double ray_face(const float* vert, const int* face, int f, const double* p,
+                       const double* v) {
+  double corner[3][3];
+  for (int k = 0; k < 3; ++k) {
+    const float* c = vert + 3 * face[3 * f + k];
+    corner[k][0] = c[0];
+    corner[k][1] = c[1];
+    corner[k][2] = c[2];
+  }
+  return ray_triangle(p, v, corner[0], corner[1], corner[2]);
+}
+
 // Invisible: alpha 0 in the material's rgba when the geom has one (it overrides the geom's), else
 // in the geom's.
 bool visible(const Model& m, int g) {
@@ -177,25 +192,94 @@ double ray_geom(const double pos[3], const double mat[9], const double size[3], 
   }
 }
 
-double ray_mesh(const Model& m, const Data& d, int geom, const double pnt[3], const double vec[3]) {
+double ray_mesh_faces(const Model& m, int mesh, const double p[3], const double v[3]) {
+  const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+  const int* face = m.mesh_face + 3 * m.mesh_faceadr[mesh];
+  double best = -1;
+  for (int f = 0; f < m.mesh_facenum[mesh]; ++f) keep_nearest(best, ray_face(vert, face, f, p, v));
+  return best;
+}
+
+double ray_mesh_local(const Model& m, int mesh, const double p[3], const double v[3],
+                      double bound) {
+  const MeshBvh bvh = mesh_bvh(m, mesh);
+  if (bvh.nface == 0) return -1;
+  // Where the ray enters node n's box (0 from inside), -1 when it misses it. An axis the ray is
+  // parallel to only asks whether p is within the box's slab.
+  double inv[3];
+  for (int k = 0; k < 3; ++k) inv[k] = v[k] != 0 ? 1 / v[k] : 0;
+  auto enter = [&](int n) {
+    const float* box = bvh.box + 6 * n;
+    double tlo = 0, thi = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 3; ++k) {
+      if (v[k] == 0) {
+        if (p[k] < box[k] || p[k] > box[k + 3]) return -1.0;
+        continue;
+      }
+      double t1 = (box[k] - p[k]) * inv[k], t2 = (box[k + 3] - p[k]) * inv[k];
+      if (t1 > t2) std::swap(t1, t2);
+      tlo = std::max(tlo, t1);
+      thi = std::min(thi, t2);
+    }
+    return tlo <= thi ? tlo : -1.0;
+  };
+  const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+  const int* face = m.mesh_face + 3 * m.mesh_faceadr[mesh];
+  double best = -1;
+  // nodes still to visit with their entry distances, the nearest on top
+  int stack[kMeshBvhMaxDepth + 1];
+  double stack_t[kMeshBvhMaxDepth + 1];
+  int top = 0;
+  const double t_root = enter(0);
+  if (t_root < 0) return -1;
+  stack[0] = 0, stack_t[0] = t_root, top = 1;
+  while (top > 0) {
+    --top;
+    const int n = stack[top];
+    // boxes entered beyond the nearest hit so far hold no nearer face
+    const double nearest = best < 0 ? bound : (bound < 0 ? best : std::min(best, bound));
+    if (nearest >= 0 && stack_t[top] > nearest * (1 + 1e-9)) continue;
+    if (bvh.leaf(n)) {
+      const int* f = bvh.face - bvh.child[2 * n];
+      for (int i = 0; i < bvh.child[2 * n + 1]; ++i) {
+        keep_nearest(best, ray_face(vert, face, f[i], p, v));
+      }
+      continue;
+    }
+    const int a = bvh.child[2 * n], b = bvh.child[2 * n + 1];
+    double ta = enter(a), tb = enter(b);
+    if (ta < 0 && tb < 0) continue;
+    if (ta < 0) {
+      stack[top] = b, stack_t[top++] = tb;
+    } else if (tb < 0) {
+      stack[top] = a, stack_t[top++] = ta;
+    } else if (ta <= tb) {  // the farther first, so that the nearer is visited next
+      stack[top] = b, stack_t[top++] = tb;
+      stack[top] = a, stack_t[top++] = ta;
+    } else {
+      stack[top] = a, stack_t[top++] = ta;
+      stack[top] = b, stack_t[top++] = tb;
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// The ray against mesh geom `geom` as ray_mesh_local (nearest hit at most `bound`).
+double ray_mesh_bounded(const Model& m, const Data& d, int geom, const double pnt[3],
+                        const double vec[3], double bound) {
   const int mesh = m.geom_dataid[geom];
   if (m.geom_type[geom] != kGeomMesh || mesh < 0) return -1;
   double p[3], v[3];
   to_local(p, v, d.geom_xpos + 3 * geom, d.geom_xmat + 9 * geom, pnt, vec);
-  const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
-  const int* face = m.mesh_face + 3 * m.mesh_faceadr[mesh];
-  double best = -1;
-  for (int f = 0; f < m.mesh_facenum[mesh]; ++f) {
-    double corner[3][3];
-    for (int k = 0; k < 3; ++k) {
-      const float* c = vert + 3 * face[3 * f + k];
-      corner[k][0] = c[0];
-      corner[k][1] = c[1];
-      corner[k][2] = c[2];
-    }
-    keep_nearest(best, ray_triangle(p, v, corner[0], corner[1], corner[2]));
-  }
-  return best;
+  return ray_mesh_local(m, mesh, p, v, bound);
+}
+
+}  // namespace
+
+double ray_mesh(const Model& m, const Data& d, int geom, const double pnt[3], const double vec[3]) {
+  return ray_mesh_bounded(m, d, geom, pnt, vec, -1);
 }
 
 double ray_hfield_cell(const Model& m, int hf, const double p[3], const double v[3], int r, int c) {
@@ -372,7 +456,7 @@ double ray(const Model& m, const Data& d, const double pnt[3], const double vec[
     }
     double x;
     switch (type) {
-      case kGeomMesh: x = ray_mesh(m, d, g, pnt, vec); break;
+      case kGeomMesh: x = ray_mesh_bounded(m, d, g, pnt, vec, best); break;  // nearer than best
       case kGeomHfield: x = ray_hfield(m, d, g, pnt, vec); break;
       default:
         x = ray_geom(d.geom_xpos + 3 * g, d.geom_xmat + 9 * g, m.geom_size + 3 * g, pnt, vec, type);
