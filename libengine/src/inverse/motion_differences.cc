@@ -92,10 +92,16 @@ DifferenceOptions parse_difference_scheme(const std::string& text) {
     o.scheme = DifferenceScheme::kSavitzkyGolay;
     const std::string rest = text.substr(7);
     const size_t colon = rest.find(':');
+    const bool seconds = colon != std::string::npos && colon > 0 && rest[colon - 1] == 's';
     size_t used_window = 0, used_order = 0;
     try {
       if (colon == std::string::npos) throw std::invalid_argument("");
-      o.window = std::stoi(rest.substr(0, colon), &used_window);
+      if (seconds) {
+        o.window_seconds = std::stod(rest.substr(0, colon - 1), &used_window);
+        ++used_window;  // the 's'
+      } else {
+        o.window = std::stoi(rest.substr(0, colon), &used_window);
+      }
       o.order = std::stoi(rest.substr(colon + 1), &used_order);
     } catch (const std::exception&) {
       used_window = used_order = std::string::npos;
@@ -103,15 +109,36 @@ DifferenceOptions parse_difference_scheme(const std::string& text) {
     if (colon == std::string::npos || used_window != colon ||
         used_order != rest.size() - colon - 1) {
       throw std::invalid_argument("\"" + text +
-                                  "\": expected savgol:WINDOW:ORDER, e.g. savgol:7:3");
+                                  "\": expected savgol:WINDOW:ORDER, WINDOW rows or seconds, "
+                                  "e.g. savgol:7:3 or savgol:0.05s:3");
     }
-    check_difference_options(o, o.window);
+    if (seconds) {
+      if (!(o.window_seconds > 0) || !std::isfinite(o.window_seconds))
+        throw std::invalid_argument("Savitzky-Golay window " + rest.substr(0, colon) +
+                                    ": must be a positive number of seconds");
+      if (o.order < 2)
+        throw std::invalid_argument("Savitzky-Golay order " + std::to_string(o.order) +
+                                    ": must be at least 2 (accelerations)");
+    } else {
+      check_difference_options(o, o.window);
+    }
   } else {
     throw std::invalid_argument("\"" + text +
                                 "\": expected central, forward, backward, discrete or "
                                 "savgol:WINDOW:ORDER");
   }
   return o;
+}
+
+DifferenceOptions resolve_window(const DifferenceOptions& o, int rows, const double* time) {
+  DifferenceOptions out = o;
+  if (o.scheme != DifferenceScheme::kSavitzkyGolay || !(o.window_seconds > 0) || rows < 2)
+    return out;
+  const double h = (time[rows - 1] - time[0]) / (rows - 1);
+  const double span = o.window_seconds / h;  // rows - 1 the window spans
+  out.window = std::max(3, 2 * static_cast<int>(std::lround(span / 2)) + 1);
+  out.window_seconds = 0;
+  return out;
 }
 
 void check_difference_options(const DifferenceOptions& o, int rows) {
@@ -137,8 +164,9 @@ void check_difference_options(const DifferenceOptions& o, int rows) {
 }
 
 void differentiate_positions(const Model& m, int rows, const double* time, const double* qpos,
-                             const DifferenceOptions& o, double* qpos_out, double* qvel,
+                             const DifferenceOptions& given, double* qpos_out, double* qvel,
                              double* qacc) {
+  const DifferenceOptions o = resolve_window(given, rows, time);
   check_difference_options(o, rows);
   check_time(rows, time);
   const int nq = m.nq, nv = m.nv;
@@ -211,7 +239,8 @@ void differentiate_positions(const Model& m, int rows, const double* time, const
 }
 
 void differentiate_velocities(const Model& m, int rows, const double* time, const double* qvel,
-                              const DifferenceOptions& o, double* qacc) {
+                              const DifferenceOptions& given, double* qacc) {
+  const DifferenceOptions o = resolve_window(given, rows, time);
   check_difference_options(o, rows);
   check_time(rows, time);
   const int nv = m.nv;
