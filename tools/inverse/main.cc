@@ -47,6 +47,7 @@ struct Options {
   double quat_tolerance = 1e-3;
   // Measured motion.
   double lowpass = 0;
+  std::string lowpass_style = "joco";
   std::string external_loads, loads_frame, loads_data;
   std::vector<std::string> load_bodies;
   bool lowpass_loads = false, residuals = false, no_damping = false;
@@ -273,7 +274,7 @@ Inputs read_storage_inputs(const Model& m, const Options& o) {
 
 // The positions, velocities and accelerations the inverse is given.
 void prepare_motion(const Model& m, const std::string& where, Inputs& in,
-                    const DifferenceOptions& d, double lowpass) {
+                    const DifferenceOptions& d, double lowpass, LowpassStyle style) {
   const int rows = static_cast<int>(in.rows);
   if (lowpass > 0 && m.nv > 0) {
     // Filtered positions: the velocities and accelerations are theirs, not any given.
@@ -286,7 +287,7 @@ void prepare_motion(const Model& m, const std::string& where, Inputs& in,
     in.qacc.clear();
     if (in.time.empty()) throw InputError(where + ": --lowpass needs times (dataset time or --dt)");
     try {
-      lowpass_positions(m, rows, in.time.data(), lowpass, in.qpos.data());
+      lowpass_positions(m, rows, in.time.data(), lowpass, in.qpos.data(), style);
     } catch (const std::invalid_argument& e) {
       throw InputError(where + ": " + e.what());
     }
@@ -566,10 +567,14 @@ int run(const Options& o, const ToolContext& ctx) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--smooth ") + e.what());
     }
-    if (differences.scheme != DifferenceScheme::kSavitzkyGolay) {
-      throw UsageError("--smooth " + o.smooth + ": expected savgol:WINDOW:ORDER");
+    if (differences.scheme != DifferenceScheme::kSavitzkyGolay &&
+        differences.scheme != DifferenceScheme::kQuinticSpline) {
+      throw UsageError("--smooth " + o.smooth + ": expected savgol:WINDOW:ORDER or spline");
     }
   }
+  if (o.lowpass_style != "joco" && o.lowpass <= 0)
+    throw UsageError("--lowpass-style " + o.lowpass_style +
+                     " chooses the --lowpass filter: give it");
   if (o.lowpass_loads && (o.lowpass <= 0 || o.external_loads.empty()))
     throw UsageError(
         "--lowpass-loads filters --external-loads with the --lowpass cutoff: give both");
@@ -642,12 +647,14 @@ int run(const Options& o, const ToolContext& ctx) {
     }
     std::string scheme = scheme_name(o, in, m);
     if (o.lowpass > 0 && m.nv > 0) {
-      scheme = fmt::format("lowpass {:g} Hz, {}", o.lowpass,
+      scheme = fmt::format("lowpass {:g} Hz{}, {}", o.lowpass,
+                           o.lowpass_style == "opensim" ? " (OpenSim's filter)" : "",
                            o.discrete          ? "discrete"
                            : !o.smooth.empty() ? o.smooth
                                                : "central");
     }
-    prepare_motion(m, where, in, differences, o.lowpass);
+    prepare_motion(m, where, in, differences, o.lowpass,
+                   o.lowpass_style == "opensim" ? LowpassStyle::kOpenSim : LowpassStyle::kJoco);
     if (o.discrete && !in.time.empty() && in.rows > 1) {
       const double h = in.time[1] - in.time[0];
       if (std::abs(h - m.opt.timestep) > 1e-9 * m.opt.timestep) {
@@ -809,14 +816,19 @@ int main(int argc, char** argv) {
             "Discrete-time inverse of the model's one-step integrator: velocities and "
             "accelerations as an Euler step makes them, the integrator's damping undone");
         app.add_option("--smooth", o.smooth,
-                       "Savitzky-Golay smoothing of the positions before differencing: "
-                       "savgol:WINDOW:ORDER")
+                       "Savitzky-Golay smoothing of the positions before differencing "
+                       "(savgol:WINDOW:ORDER), or velocities and accelerations from the natural "
+                       "quintic spline through them (spline, as OpenSim's ID tool)")
             ->excludes(discrete);
         app.add_option("--lowpass", o.lowpass,
                        "Zero-lag low-pass Butterworth of the positions before differencing, "
                        "cutoff in Hz (4th order, forward and backward; -3 dB at HZ)")
             ->check(CLI::PositiveNumber)
             ->excludes(discrete);
+        app.add_option("--lowpass-style", o.lowpass_style,
+                       "joco (default: 2nd order per pass, -3 dB at HZ) or opensim (OpenSim's ID "
+                       "tool: 3rd order per pass, -6 dB at HZ, half the rows padded)")
+            ->check(CLI::IsMember({"joco", "opensim"}));
         app.add_option("--external-loads", o.external_loads,
                        "Measured loads applied as xfrc_applied: OpenSim ExternalLoads XML, a joco "
                        "mapping, or a ground reaction .mot with --load-bodies "

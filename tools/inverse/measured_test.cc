@@ -6,7 +6,10 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -30,57 +33,131 @@ test::RunResult run_inverse(const std::string& args) {
 
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-// The trial as the issue asks: OpenSim's IK angles, the 6 Hz filter, the force plates (OpenSim's
-// ExternalLoads XML, its data file named with --loads-data as testdata keeps it in data/), the
-// conversion's joint damping removed. Compared with OpenSim's ID (reference/inverse_dynamics.sto,
-// which OpenSim computed from its own pipeline's IK file) as |joco - OpenSim| over the 73 rows
-// relative to OpenSim's peak, on qfrc_reduced (the knee translations' forces folded into the
-// knee angle, as OpenSim's knee coordinate carries them).
+// Runs the trial as the issue asks: OpenSim's IK angles (reference/subject01_walk1_ik.mot, the
+// file OpenSim's ID setup names as its coordinates_file), the 6 Hz filter, the force plates
+// (OpenSim's ExternalLoads XML, its data file named with --loads-data as testdata keeps it in
+// data/), the conversion's joint damping removed; `model` the MJCF, `extra` more flags. Returns
+// |joco - OpenSim| over the 73 rows relative to OpenSim's peak (reference/inverse_dynamics.sto)
+// per coordinate, on qfrc_reduced (the knee translations' forces folded into the knee angle, as
+// OpenSim's knee coordinate carries them).
+std::map<std::string, double> trial_errors(const std::string& model, const std::string& extra,
+                                           const test::TempDir& temp) {
+  const std::string out = temp / "id.h5";
+  const auto r = run_inverse(model + " " + kTrial +
+                             "reference/subject01_walk1_ik.mot --lowpass 6 --external-loads " +
+                             kTrial + "opensim/subject01_walk1_grf.xml --loads-data " + kTrial +
+                             "data/subject01_walk1_grf.mot --no-damping " + extra + " -o " + out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const Model m = compile_mjcf_file(model);
+  Trajectory t = TrajectoryInput::open(out).single();
+  const Matrix reduced = t.read_extra("qfrc_reduced");
+  const Storage id = read_storage(kTrial + "reference/inverse_dynamics.sto");
+  EXPECT_EQ(reduced.rows, id.rows());
+  EXPECT_EQ(reduced.rows, 73u);
+  std::map<std::string, double> errors;
+  for (size_t c = 0; c < id.columns.size(); ++c) {
+    std::string coordinate = id.columns[c];
+    for (const char* suffix : {"_moment", "_force"}) {
+      const size_t at = coordinate.rfind(suffix);
+      if (at != std::string::npos && at + std::strlen(suffix) == coordinate.size())
+        coordinate.resize(at);
+    }
+    const int joint = m.name_to_id(kObjJoint, coordinate);
+    if (joint < 0) continue;
+    const int dof = m.jnt_dofadr[joint];
+    const int column = static_cast<int>(c);
+    double peak = 0, error = 0;
+    for (size_t row = 0; row < id.rows() && row < reduced.rows; ++row) {
+      peak = std::max(peak, std::abs(id.row(row)[column]));
+      error = std::max(error, std::abs(reduced(row, dof) - id.row(row)[column]));
+    }
+    errors[coordinate] = error / peak;
+  }
+  return errors;
+}
+
+// With OpenSim's coordinate processing (--lowpass-style opensim: its third-order filter per pass
+// and half-the-rows padding; --smooth spline: derivatives of the natural quintic spline), joco
+// reproduces OpenSim's ID. Measured, % of OpenSim's peak: lumbar 0.02 / 0.1 / 0.1 (the torso
+// sees only the filtered pelvis and lumbar coordinates, so this is the processing matching),
+// ankles 0.6 / 0.7, subtalar 0.3 / 0.2, hip flexion 6.1 / 6.7, knees 9.97 / 9.1, pelvis list,
+// rotation, ty, tz 3.5, 4.9, 1.6, 1.8; pelvis tilt 13.2 and tx 15.9 (see ConversionKneeFit). With
+// joco's own filter and central differences the same trial gives hips 16 / 14, knees 11 / 10,
+// lumbar 15 / 16 / 61, pelvis 16-57.
 TEST(MeasuredMotion, OpenSimTrialAgainstOpenSimInverseDynamics) {
+  const test::TempDir temp;
+  const auto e = trial_errors(kTrial + "model/subject01_simbody_cvt1_npp.xml",
+                              "--lowpass-style opensim --smooth spline", temp);
+  ASSERT_EQ(e.size(), 23u);
+  for (const auto& [coordinate, error] : e) RecordProperty(coordinate, std::to_string(error));
+  // The issue's 10% of the peak.
+  for (const char* c :
+       {"hip_flexion_r", "hip_flexion_l", "knee_angle_r", "knee_angle_l", "ankle_angle_r",
+        "ankle_angle_l", "pelvis_list", "pelvis_rotation", "pelvis_ty", "pelvis_tz"})
+    EXPECT_LT(e.at(c), 0.10) << c;
+  // The processing itself: the torso's moments within 0.5%, ankles and subtalar within 1%.
+  for (const char* c : {"lumbar_extension", "lumbar_bending", "lumbar_rotation", "ankle_angle_r",
+                        "ankle_angle_l", "subtalar_angle_r", "subtalar_angle_l"})
+    EXPECT_LT(e.at(c), c[0] == 'l' ? 0.005 : 0.01) << c;
+  // Not within 10%, for a reason outside joco: the conversion replaced OpenSim's knee translation
+  // splines with quartics (ConversionKneeFit), and the sagittal residuals carry the difference
+  // (measured 13.2% and 15.9%); these bounds guard the agreement reached.
+  EXPECT_LT(e.at("pelvis_tilt"), 0.14);
+  EXPECT_LT(e.at("pelvis_tx"), 0.17);
+}
+
+// The remaining sagittal differences come from the MJCF conversion, not joco: OpenSim's knee
+// translations are 1.14724 x natural cubic splines of the knee angle (subject01_simbody.osim,
+// knee_r/knee_l translation1/2), the MJCF's joint equalities quartics fitted to them whose slope
+// is off by up to 5 mm/rad (translation1 at -20 degrees: -13.5 mm/rad in OpenSim, -8.7 in the
+// MJCF). The same trial on the MJCF with quartics least-squares fitted to the splines over -80 to
+// 10 degrees (written here into a copy of the model) brings every sagittal column closer:
+// pelvis tilt 13.2 -> 9.9%, tx 15.9 -> 12.5%, knees 9.97 / 9.1 -> 8.1 / 6.4%, hips 6.1 / 6.7 ->
+// 5.1 / 5.7%, ankles 0.6 / 0.7 -> 0.1 / 0.1%. The rest of pelvis tx is what a quartic cannot
+// follow of the spline (its second derivative changes sign near -10 degrees).
+TEST(MeasuredMotion, ConversionKneeFit) {
+  const test::TempDir temp;
+  std::ifstream in(kTrial + "model/subject01_simbody_cvt1_npp.xml");
+  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto replace_all = [&](const std::string& from, const std::string& to) {
+    int count = 0;
+    for (size_t at = xml.find(from); at != std::string::npos; at = xml.find(from, at + to.size()))
+      xml.replace(at, from.size(), to), ++count;
+    return count;
+  };
+  ASSERT_EQ(replace_all("polycoef=\"-0.004175 -0.007189 0.00322 0.001538 -0.0007774\"",
+                        "polycoef=\"-0.005131243 -0.007849875 0.01432704 0.01748232 0.004925319\""),
+            2);
+  ASSERT_EQ(replace_all("polycoef=\"-0.454 0.003916 -0.006409 0.0007683 0.000651\"",
+                        "polycoef=\"-0.4541048 0.004306484 -0.00276134 0.00601784 0.002752\""),
+            2);
+  ASSERT_GT(replace_all("file=\"Geometry/", "file=\"" + kTrial + "model/Geometry/"), 0);
+  write_text(temp / "refit.xml", xml);
+  const auto refit =
+      trial_errors(temp / "refit.xml", "--lowpass-style opensim --smooth spline", temp);
+  ASSERT_EQ(refit.size(), 23u);
+  EXPECT_LT(refit.at("pelvis_tilt"), 0.10);
+  EXPECT_LT(refit.at("pelvis_tx"), 0.13);
+  for (const char* c : {"knee_angle_r", "knee_angle_l"}) EXPECT_LT(refit.at(c), 0.085) << c;
+  for (const char* c : {"ankle_angle_r", "ankle_angle_l"}) EXPECT_LT(refit.at(c), 0.002) << c;
+}
+
+// The residuals are the pelvis dofs of qfrc_reduced, named; the flags a row each.
+TEST(MeasuredMotion, ResidualsAreThePelvisDofs) {
   const test::TempDir temp;
   const std::string out = temp / "id.h5";
   const auto r = run_inverse(kTrial + "model/subject01_simbody_cvt1_npp.xml " + kTrial +
-                             "reference/std_subject01_walk1_ik.mot --lowpass 6 --external-loads " +
+                             "reference/subject01_walk1_ik.mot --lowpass 6 --external-loads " +
                              kTrial + "opensim/subject01_walk1_grf.xml --loads-data " + kTrial +
                              "data/subject01_walk1_grf.mot --no-damping -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Model m = compile_mjcf_file(kTrial + "model/subject01_simbody_cvt1_npp.xml");
   Trajectory t = TrajectoryInput::open(out).single();
   const Matrix reduced = t.read_extra("qfrc_reduced");
-  const Storage id = read_storage(kTrial + "reference/inverse_dynamics.sto");
-  ASSERT_EQ(reduced.rows, id.rows());
-  ASSERT_EQ(t.rows(), 73u);
-
-  const auto relative_error = [&](const std::string& coordinate, const std::string& suffix) {
-    const int c = id.column(coordinate + suffix);
-    const int dof = m.jnt_dofadr[m.name_to_id(kObjJoint, coordinate)];
-    double peak = 0, error = 0;
-    for (size_t row = 0; row < id.rows(); ++row) {
-      peak = std::max(peak, std::abs(id.row(row)[c]));
-      error = std::max(error, std::abs(reduced(row, dof) - id.row(row)[c]));
-    }
-    RecordProperty(coordinate, std::to_string(error / peak));
-    return error / peak;
-  };
-  // Within 10% of the peak (measured 0.4% both sides).
-  EXPECT_LT(relative_error("ankle_angle_r", "_moment"), 0.10);
-  EXPECT_LT(relative_error("ankle_angle_l", "_moment"), 0.10);
-  // Not yet within the issue's 10% (measured: hip 16% / 14%, knee 10.5% / 22%, pelvis residuals
-  // 34-57% of OpenSim's peaks; the lumbar moment is 32% off, a sign that OpenSim's ID ran on an IK
-  // solution other than std_subject01_walk1_ik.mot): these bounds guard the agreement reached.
-  EXPECT_LT(relative_error("hip_flexion_r", "_moment"), 0.20);
-  EXPECT_LT(relative_error("hip_flexion_l", "_moment"), 0.20);
-  EXPECT_LT(relative_error("knee_angle_r", "_moment"), 0.15);
-  EXPECT_LT(relative_error("knee_angle_l", "_moment"), 0.25);
-  for (const char* pelvis : {"pelvis_tx", "pelvis_ty", "pelvis_tz"})
-    EXPECT_LT(relative_error(pelvis, "_force"), 0.6) << pelvis;
-  for (const char* pelvis : {"pelvis_tilt", "pelvis_list", "pelvis_rotation"})
-    EXPECT_LT(relative_error(pelvis, "_moment"), 0.6) << pelvis;
-
-  // The residuals are the pelvis dofs of qfrc_reduced, named.
   std::vector<size_t> dims;
   const Matrix force = t.read_extra("residual_force", &dims);
   ASSERT_EQ(force.cols, 3u);
+  ASSERT_EQ(force.rows, 73u);
   const int ty = m.jnt_dofadr[m.name_to_id(kObjJoint, "pelvis_ty")];
   for (size_t row = 0; row < t.rows(); ++row) EXPECT_EQ(force(row, 1), reduced(row, ty));
   EXPECT_EQ(t.read_extra("residual_moment").cols, 3u);
@@ -283,6 +360,8 @@ TEST(MeasuredMotion, LoadErrors) {
                   "data/subject01_walk1_grf.mot -o " + temp / "o.h5");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("--load-bodies"), std::string::npos) << r.err;
+  r = run_inverse(model + " " + motion + " --lowpass-style opensim -o " + temp / "o.h5");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   r = run_inverse(model + " " + motion + " --lowpass 40 -o " + temp / "o.h5");
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("Nyquist"), std::string::npos) << r.err;

@@ -37,6 +37,14 @@ enum class DifferenceScheme {
   // positions, its derivatives are the velocity and acceleration. Central differences are the
   // case window 3, order 2.
   kSavitzkyGolay,
+  // The natural quintic spline through the positions (interpolating, C4, its third and fourth
+  // derivatives zero at the ends), as OpenSim's inverse dynamics tool differentiates its filtered
+  // coordinates (a GCVSplineSet of degree 5 with zero error variance). The spline is fitted over
+  // the rows extended at both ends by half their number of rows, each the odd reflection about
+  // the end sample (2 q_0 - q_k before the start), as OpenSim pads them, so the free ends lie
+  // outside the rows. Needs evenly spaced rows (to 1e-6 of the mean spacing) and no ball or free
+  // joints (the positions must be a vector space); std::invalid_argument otherwise.
+  kQuinticSpline,
 };
 
 struct DifferenceOptions {
@@ -49,7 +57,7 @@ struct DifferenceOptions {
   double window_seconds = 0;
 };
 
-// The scheme of a command-line word: "central", "forward", "backward", "discrete" or
+// The scheme of a command-line word: "central", "forward", "backward", "discrete", "spline" or
 // "savgol:WINDOW:ORDER", WINDOW rows or seconds ("savgol:0.05s:3"). Throws std::invalid_argument
 // with the reason otherwise.
 DifferenceOptions parse_difference_scheme(const std::string& text);
@@ -76,17 +84,28 @@ DifferenceOptions resolve_window(const DifferenceOptions& o, int rows, const dou
 // The samples must be evenly spaced, h seconds apart; the cutoff must lie below the Nyquist
 // frequency 1 / 2h (std::invalid_argument otherwise). Filters `columns` columns of `rows` rows
 // (row-major) in place. Allocates (a preparation step, not a pipeline stage).
-void lowpass_filter(int rows, int columns, double h, double cutoff, double* values);
+//
+// LowpassStyle::kOpenSim is the filter of OpenSim's inverse dynamics tool instead (its Storage
+// pad and lowpassIIR): a third-order Butterworth section per pass (bilinear transform, prewarped,
+// as a first-order and a second-order section in cascade), its cutoff NOT corrected for the two
+// passes, so the combined sixth-order gain is 1/2 (-6 dB) at `cutoff`,
+// |H(f)| = 1 / (1 + (tan(pi f h) / tan(pi cutoff h))^6); the padding is half the rows (rows / 2)
+// at each end, odd reflections about the end samples as above.
+enum class LowpassStyle { kJoco, kOpenSim };
+
+void lowpass_filter(int rows, int columns, double h, double cutoff, double* values,
+                    LowpassStyle style = LowpassStyle::kJoco);
 
 // The combined filter's gain at frequency f (Hz) for samples h seconds apart: the closed form
 // above, which a sine far from the ends is scaled by.
-double lowpass_gain(double f, double h, double cutoff);
+double lowpass_gain(double f, double h, double cutoff, LowpassStyle style = LowpassStyle::kJoco);
 
 // lowpass_filter on recorded positions (rows x nq): hinge and slide coordinates as they are; the
 // quaternions of ball and free joints component by component, signs made continuous first (q and
 // -q are one rotation), normalised after. `time` must be evenly spaced (to 1e-6 of its mean
 // spacing); throws std::invalid_argument otherwise.
-void lowpass_positions(const Model& m, int rows, const double* time, double cutoff, double* qpos);
+void lowpass_positions(const Model& m, int rows, const double* time, double cutoff, double* qpos,
+                       LowpassStyle style = LowpassStyle::kJoco);
 
 // Checks the options and that `rows` rows suffice (at least 3, and at least the window); throws
 // std::invalid_argument with the reason otherwise.

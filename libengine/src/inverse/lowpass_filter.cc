@@ -1,6 +1,6 @@
 // The zero-lag low-pass Butterworth filter of joco/motion_differences.h: one second-order section
 // run forward and backward, its cutoff corrected for the two passes, linear trend out and odd
-// reflections at the ends.
+// reflections at the ends; or OpenSim's style, a third-order section per pass, uncorrected.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -19,9 +19,11 @@ namespace {
 // gain, the combined gain, is 1/sqrt 2 at the cutoff.
 const double kTwoPassCorrection = std::pow(std::numbers::sqrt2 - 1, 0.25);
 
-// tan(pi f_p h) of one pass, the bilinear transform's prewarped cutoff.
-double prewarped_pass_cutoff(double h, double cutoff) {
-  return std::tan(std::numbers::pi * cutoff * h) / kTwoPassCorrection;
+// tan(pi f_p h) of one pass, the bilinear transform's prewarped cutoff: corrected for the two
+// passes in joco's style, the cutoff itself in OpenSim's.
+double prewarped_pass_cutoff(double h, double cutoff, LowpassStyle style) {
+  const double k = std::tan(std::numbers::pi * cutoff * h);
+  return style == LowpassStyle::kJoco ? k / kTwoPassCorrection : k;
 }
 
 void check(double h, double cutoff) {
@@ -35,15 +37,16 @@ void check(double h, double cutoff) {
                                 " s apart");
 }
 
-// The second-order Butterworth section: y_n = b0 (x_n + 2 x_{n-1} + x_{n-2}) - a1 y_{n-1} -
-// a2 y_{n-2}, at rest at x[0] before it (unit gain at 0 Hz).
+// A second-order section for the analogue factor s^2 + d s + 1 (d = sqrt 2: the second-order
+// Butterworth; d = 1: the quadratic factor of the third-order one): y_n = b0 (x_n + 2 x_{n-1} +
+// x_{n-2}) - a1 y_{n-1} - a2 y_{n-2}, at rest at x[0] before it (unit gain at 0 Hz).
 struct Section {
   double b0, a1, a2;
-  explicit Section(double k) {
-    const double norm = 1 / (1 + std::numbers::sqrt2 * k + k * k);
+  Section(double k, double d) {
+    const double norm = 1 / (1 + d * k + k * k);
     b0 = k * k * norm;
     a1 = 2 * (k * k - 1) * norm;
-    a2 = (1 - std::numbers::sqrt2 * k + k * k) * norm;
+    a2 = (1 - d * k + k * k) * norm;
   }
   void run(double* x, size_t n, ptrdiff_t stride) const {
     double x1 = x[0], x2 = x[0], y1 = x[0], y2 = x[0];
@@ -59,19 +62,48 @@ struct Section {
   }
 };
 
-}  // namespace
+// The first-order section for s + 1: y_n = c0 (x_n + x_{n-1}) - c1 y_{n-1}, at rest at x[0].
+struct FirstOrderSection {
+  double c0, c1;
+  explicit FirstOrderSection(double k) : c0(k / (1 + k)), c1((k - 1) / (1 + k)) {}
+  void run(double* x, size_t n, ptrdiff_t stride) const {
+    double x1 = x[0], y1 = x[0];
+    for (size_t i = 0; i < n; ++i) {
+      double& v = x[static_cast<ptrdiff_t>(i) * stride];
+      const double y = c0 * (v + x1) - c1 * y1;
+      x1 = v;
+      y1 = y;
+      v = y;
+    }
+  }
+};
 
-double lowpass_gain(double f, double h, double cutoff) {
-  check(h, cutoff);
-  const double ratio = std::tan(std::numbers::pi * f * h) / prewarped_pass_cutoff(h, cutoff);
-  return 1 / (1 + std::pow(ratio, 4));
+// One pass of the style's filter over n values `stride` apart.
+void run_pass(LowpassStyle style, double k, double* x, size_t n, ptrdiff_t stride) {
+  if (style == LowpassStyle::kJoco) {
+    Section(k, std::numbers::sqrt2).run(x, n, stride);
+  } else {
+    FirstOrderSection(k).run(x, n, stride);
+    Section(k, 1).run(x, n, stride);
+  }
 }
 
-void lowpass_filter(int rows, int columns, double h, double cutoff, double* values) {
+}  // namespace
+
+double lowpass_gain(double f, double h, double cutoff, LowpassStyle style) {
+  check(h, cutoff);
+  const double ratio = std::tan(std::numbers::pi * f * h) / prewarped_pass_cutoff(h, cutoff, style);
+  return 1 / (1 + std::pow(ratio, style == LowpassStyle::kJoco ? 4 : 6));
+}
+
+void lowpass_filter(int rows, int columns, double h, double cutoff, double* values,
+                    LowpassStyle style) {
   check(h, cutoff);
   if (rows < 2 || columns <= 0) return;
-  const Section section(prewarped_pass_cutoff(h, cutoff));
-  const int pad = std::min(rows - 1, static_cast<int>(std::ceil(10 / (cutoff * h))));
+  const double prewarped = prewarped_pass_cutoff(h, cutoff, style);
+  const int pad = style == LowpassStyle::kJoco
+                      ? std::min(rows - 1, static_cast<int>(std::ceil(10 / (cutoff * h))))
+                      : rows / 2;
   std::vector<double> x(static_cast<size_t>(rows + 2 * pad));
   for (int c = 0; c < columns; ++c) {
     const auto at = [&](int r) -> double& { return values[static_cast<size_t>(r) * columns + c]; };
@@ -84,13 +116,14 @@ void lowpass_filter(int rows, int columns, double h, double cutoff, double* valu
       x[static_cast<size_t>(pad - k)] = -x[static_cast<size_t>(pad + k)];
       x[static_cast<size_t>(pad + rows - 1 + k)] = -x[static_cast<size_t>(pad + rows - 1 - k)];
     }
-    section.run(x.data(), x.size(), 1);
-    section.run(x.data() + x.size() - 1, x.size(), -1);
+    run_pass(style, prewarped, x.data(), x.size(), 1);
+    run_pass(style, prewarped, x.data() + x.size() - 1, x.size(), -1);
     for (int r = 0; r < rows; ++r) at(r) = x[static_cast<size_t>(pad + r)] + line(r);
   }
 }
 
-void lowpass_positions(const Model& m, int rows, const double* time, double cutoff, double* qpos) {
+void lowpass_positions(const Model& m, int rows, const double* time, double cutoff, double* qpos,
+                       LowpassStyle style) {
   if (rows < 2) return;
   const double h = (time[rows - 1] - time[0]) / (rows - 1);
   for (int r = 1; r < rows; ++r) {
@@ -112,7 +145,7 @@ void lowpass_positions(const Model& m, int rows, const double* time, double cuto
         for (int k = 0; k < 4; ++k) q[k] = -q[k];
     }
   }
-  lowpass_filter(rows, nq, h, cutoff, qpos);
+  lowpass_filter(rows, nq, h, cutoff, qpos, style);
   for (int r = 0; r < rows; ++r) normalize_quat(m, qpos + static_cast<size_t>(r) * nq);
 }
 

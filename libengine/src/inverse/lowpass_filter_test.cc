@@ -69,6 +69,38 @@ TEST(LowpassFilter, SineResponseMatchesClosedFormWithZeroPhase) {
   EXPECT_EQ(compared, 10);
 }
 
+// OpenSim's style (its ID tool's Signal::LowpassIIR): third order per pass, uncorrected, so the
+// combined gain is 1 / (1 + (tan(pi f h) / tan(pi fc h))^6), 1/2 at the cutoff; a sine far from
+// the ends comes out scaled by it with no phase shift; lines pass, and the padding of half the
+// rows keeps a slow signal's ends.
+TEST(LowpassFilter, OpenSimStyle) {
+  const double h = 1.0 / 60, fc = 6;
+  EXPECT_NEAR(lowpass_gain(fc, h, fc, LowpassStyle::kOpenSim), 0.5, 1e-12);
+  const double ratio = std::tan(kPi * 9 * h) / std::tan(kPi * fc * h);
+  EXPECT_NEAR(lowpass_gain(9, h, fc, LowpassStyle::kOpenSim), 1 / (1 + std::pow(ratio, 6)), 1e-12);
+  int compared = 0;
+  for (const double f : {1.0, 3.0, 6.0, 9.0, 12.0}) {
+    const int rows = 2000;
+    std::vector<double> x = sine(rows, h, f, 0.3);
+    lowpass_filter(rows, 1, h, fc, x.data(), LowpassStyle::kOpenSim);
+    double amplitude = 0, phase = 0;
+    fit_sine(x, h, f, rows / 4, 3 * rows / 4, amplitude, phase);
+    EXPECT_NEAR(amplitude, lowpass_gain(f, h, fc, LowpassStyle::kOpenSim), 2e-6) << f;
+    EXPECT_NEAR(phase, 0.3, 1e-6) << f;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 5);
+  std::vector<double> line(73), slow = sine(73, h, 0.5);
+  for (int r = 0; r < 73; ++r) line[r] = 3 - 2 * r * h;
+  std::vector<double> filtered = line, smooth = slow;
+  lowpass_filter(73, 1, h, fc, filtered.data(), LowpassStyle::kOpenSim);
+  lowpass_filter(73, 1, h, fc, smooth.data(), LowpassStyle::kOpenSim);
+  for (int r = 0; r < 73; ++r) {
+    EXPECT_NEAR(filtered[r], line[r], 1e-10);
+    EXPECT_NEAR(smooth[r], slow[r], 3e-3);
+  }
+}
+
 // Constant and linear signals (whole and at the ends) pass unchanged, several columns at once.
 TEST(LowpassFilter, PassesConstantsAndLines) {
   const int rows = 73, columns = 3;
