@@ -42,7 +42,9 @@ enum class DifferenceScheme {
   // coordinates (a GCVSplineSet of degree 5 with zero error variance). The spline is fitted over
   // the rows extended at both ends by half their number of rows, each the odd reflection about
   // the end sample (2 q_0 - q_k before the start), as OpenSim pads them, so the free ends lie
-  // outside the rows. Needs evenly spaced rows (to 1e-6 of the mean spacing) and no ball or free
+  // outside the rows. The reflection keeps odd derivatives and flips even ones, so the
+  // accelerations of the first and last rows come out ~0 (as OpenSim's do). Needs evenly spaced
+  // rows (to 1e-6 of the mean spacing) and no ball or free
   // joints (the positions must be a vector space); std::invalid_argument otherwise.
   kQuinticSpline,
 };
