@@ -58,7 +58,8 @@ enum class FieldRole { kInput, kRead, kOutput };
   X(kSolverNiter,    solver_niter,    kScalar,      kInt32,   kOutput, d.solver_iter)     /*s--*/ \
   X(kFwdinv,         fwdinv,          kTwo,         kFloat64, kOutput, d.solver_fwdinv)   /*---*/ \
   X(kCtrlEstimate,   ctrl_estimate,   kNu,          kFloat64, kOutput, kNotInData)        /*-i-*/ \
-  X(kCtrlResidual,   ctrl_residual,   kNv,          kFloat64, kOutput, kNotInData)        /*-i-*/
+  X(kCtrlResidual,   ctrl_residual,   kNv,          kFloat64, kOutput, kNotInData)        /*-i-*/ \
+  X(kInverseFlags,   inverse_flags,   kScalar,      kInt32,   kOutput, kNotInData)        /*-i-*/
 // clang-format on
 
 enum class Field : int {

@@ -162,7 +162,8 @@ TEST(TrajectoryFields, TableFollowsTheSpecification) {
                          "ctrl",          "qacc",         "qacc_warmstart", "sensordata",
                          "qfrc_applied",  "xfrc_applied", "qfrc_inverse",   "qfrc_constraint",
                          "qfrc_actuator", "qfrc_bias",    "ncon",           "nefc",
-                         "solver_niter",  "fwdinv",       "ctrl_estimate",  "ctrl_residual"};
+                         "solver_niter",  "fwdinv",       "ctrl_estimate",  "ctrl_residual",
+                         "inverse_flags"};
   static_assert(std::size(names) == kFieldCount);
   for (int i = 0; i < kFieldCount; ++i) {
     EXPECT_STREQ(field_table()[i].name, names[i]);
@@ -215,7 +216,8 @@ TEST(TrajectoryFields, DataColumnNamesTheDataMember) {
   }
   EXPECT_EQ(field_row(d, Field::kCtrlEstimate, scalar), nullptr);
   EXPECT_EQ(field_row(d, Field::kCtrlResidual, scalar), nullptr);
-  EXPECT_EQ(std::size(arrays) + std::size(scalars) + 2, static_cast<size_t>(kFieldCount));
+  EXPECT_EQ(field_row(d, Field::kInverseFlags, scalar), nullptr);
+  EXPECT_EQ(std::size(arrays) + std::size(scalars) + 3, static_cast<size_t>(kFieldCount));
 }
 
 TEST_F(TrajectoryTest, RoundTripsEveryDatasetAndAttribute) {

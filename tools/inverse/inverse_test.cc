@@ -422,7 +422,8 @@ TEST(JocoInverse, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-inverse").exit_code, 2);
   EXPECT_EQ(test::run("joco-inverse " + path).exit_code, 2);
   EXPECT_EQ(test::run("joco-inverse " + path + " x.h5 --smooth savgol:4:2").exit_code, 2);
-  EXPECT_EQ(test::run("joco-inverse " + path + " x.h5 --smooth spline").exit_code, 2);
+  EXPECT_EQ(test::run("joco-inverse " + path + " x.h5 --smooth splines").exit_code, 2);
+  EXPECT_EQ(test::run("joco-inverse " + path + " x.h5 --lowpass-style opensim").exit_code, 2);
   EXPECT_EQ(test::run("joco-inverse " + path + " x.h5 --discrete --smooth savgol:5:2").exit_code,
             2);
   EXPECT_EQ(test::run("joco-inverse " + path + " x.h5 --dt -1").exit_code, 2);

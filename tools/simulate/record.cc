@@ -24,8 +24,11 @@ constexpr DataArrayAccess kDataArrays[] = {
 #undef JOCO_DATA_ACCESS
 };
 
-// The trajectory fields a Data does not hold (joco-inverse's estimates) cannot be recorded.
-bool recordable(Field f) { return f != Field::kCtrlEstimate && f != Field::kCtrlResidual; }
+// The trajectory fields a Data does not hold (joco-inverse's estimates and flags) cannot be
+// recorded.
+bool recordable(Field f) {
+  return f != Field::kCtrlEstimate && f != Field::kCtrlResidual && f != Field::kInverseFlags;
+}
 
 constexpr const char* kEnergy = "energy";  // Data::energy: potential, kinetic
 

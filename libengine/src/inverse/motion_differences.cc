@@ -5,11 +5,13 @@
 #include "joco/motion_differences.h"
 
 #include <Eigen/Dense>
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
+#include "joco/constants.h"
 #include "joco/smooth.h"
 
 namespace joco {
@@ -76,6 +78,73 @@ void combine(const Window& win, const double* w, const double* values, int n, do
   }
 }
 
+// The mean spacing of evenly spaced rows (to 1e-6 of it); std::invalid_argument otherwise.
+double even_spacing(int rows, const double* time, const char* what) {
+  const double h = (time[rows - 1] - time[0]) / (rows - 1);
+  for (int r = 1; r < rows; ++r) {
+    if (!(std::abs(time[r] - time[0] - r * h) <= 1e-6 * h)) {
+      throw std::invalid_argument(std::string(what) +
+                                  ": the rows are not evenly spaced in time (row " +
+                                  std::to_string(r) + " at " + std::to_string(time[r]) + " s, " +
+                                  std::to_string(time[0] + r * h) + " s on the even grid)");
+    }
+  }
+  return h;
+}
+
+// First and second derivatives at the rows (`first`, `second`: rows x columns, each optional) of
+// the natural quintic spline through the columns of `values` (rows x columns, h apart), padded by
+// rows / 2 odd reflections at each end (kQuinticSpline). In uniform quintic B-splines
+// f(x) = sum_j c_j B((x - x_j) / h), j = -2 .. n + 1 over the n padded samples, at knot i:
+//   f       = (c_{i-2} + 26 c_{i-1} + 66 c_i + 26 c_{i+1} + c_{i+2}) / 120
+//   h f^(1) = (-c_{i-2} - 10 c_{i-1} + 10 c_{i+1} + c_{i+2}) / 24
+//   h^2 f^(2) = (c_{i-2} + 2 c_{i-1} - 6 c_i + 2 c_{i+1} + c_{i+2}) / 6
+//   h^3 f^(3) = (-c_{i-2} + 2 c_{i-1} - 2 c_{i+1} + c_{i+2}) / 2
+//   h^4 f^(4) = c_{i-2} - 4 c_{i-1} + 6 c_i - 4 c_{i+1} + c_{i+2}
+// n interpolation conditions and f^(3) = f^(4) = 0 at both ends fix the n + 4 coefficients.
+void quintic_spline_derivatives(int rows, int columns, double h, const double* values,
+                                double* first, double* second) {
+  const int pad = rows / 2, n = rows + 2 * pad, unknowns = n + 4;
+  std::vector<Eigen::Triplet<double>> entries;
+  const auto stencil = [&](int row, int first_unknown, const double(&w)[5]) {
+    for (int k = 0; k < 5; ++k)
+      if (w[k] != 0) entries.emplace_back(row, first_unknown + k, w[k]);
+  };
+  const double value[5] = {1 / 120.0, 26 / 120.0, 66 / 120.0, 26 / 120.0, 1 / 120.0};
+  const double third[5] = {-0.5, 1, 0, -1, 0.5}, fourth[5] = {1, -4, 6, -4, 1};
+  stencil(0, 0, fourth);
+  stencil(1, 0, third);
+  for (int i = 0; i < n; ++i) stencil(2 + i, i, value);
+  stencil(n + 2, n - 1, third);
+  stencil(n + 3, n - 1, fourth);
+  Eigen::SparseMatrix<double> A(unknowns, unknowns);
+  A.setFromTriplets(entries.begin(), entries.end());
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  lu.compute(A);
+  if (lu.info() != Eigen::Success) throw std::invalid_argument("quintic spline: singular system");
+
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(unknowns, columns);
+  for (int c = 0; c < columns; ++c) {
+    const auto at = [&](int r) { return values[static_cast<size_t>(r) * columns + c]; };
+    for (int r = 0; r < rows; ++r) rhs(2 + pad + r, c) = at(r);
+    for (int k = 1; k <= pad; ++k) {
+      rhs(2 + pad - k, c) = 2 * at(0) - at(k);
+      rhs(2 + pad + rows - 1 + k, c) = 2 * at(rows - 1) - at(rows - 1 - k);
+    }
+  }
+  const Eigen::MatrixXd coef = lu.solve(rhs);
+  for (int r = 0; r < rows; ++r) {
+    const int u = pad + r;  // the unknown of c_{i-2}, i = pad + r the padded sample
+    for (int c = 0; c < columns; ++c) {
+      const double m2 = coef(u, c), m1 = coef(u + 1, c), z = coef(u + 2, c);
+      const double p1 = coef(u + 3, c), p2 = coef(u + 4, c);
+      const size_t out = static_cast<size_t>(r) * columns + c;
+      if (first) first[out] = (p2 - m2 + 10 * (p1 - m1)) / (24 * h);
+      if (second) second[out] = (m2 + p2 + 2 * (m1 + p1) - 6 * z) / (6 * h * h);
+    }
+  }
+}
+
 }  // namespace
 
 DifferenceOptions parse_difference_scheme(const std::string& text) {
@@ -88,14 +157,22 @@ DifferenceOptions parse_difference_scheme(const std::string& text) {
     o.scheme = DifferenceScheme::kBackward;
   } else if (text == "discrete") {
     o.scheme = DifferenceScheme::kDiscrete;
+  } else if (text == "spline") {
+    o.scheme = DifferenceScheme::kQuinticSpline;
   } else if (text.rfind("savgol:", 0) == 0) {
     o.scheme = DifferenceScheme::kSavitzkyGolay;
     const std::string rest = text.substr(7);
     const size_t colon = rest.find(':');
+    const bool seconds = colon != std::string::npos && colon > 0 && rest[colon - 1] == 's';
     size_t used_window = 0, used_order = 0;
     try {
       if (colon == std::string::npos) throw std::invalid_argument("");
-      o.window = std::stoi(rest.substr(0, colon), &used_window);
+      if (seconds) {
+        o.window_seconds = std::stod(rest.substr(0, colon - 1), &used_window);
+        ++used_window;  // the 's'
+      } else {
+        o.window = std::stoi(rest.substr(0, colon), &used_window);
+      }
       o.order = std::stoi(rest.substr(colon + 1), &used_order);
     } catch (const std::exception&) {
       used_window = used_order = std::string::npos;
@@ -103,15 +180,36 @@ DifferenceOptions parse_difference_scheme(const std::string& text) {
     if (colon == std::string::npos || used_window != colon ||
         used_order != rest.size() - colon - 1) {
       throw std::invalid_argument("\"" + text +
-                                  "\": expected savgol:WINDOW:ORDER, e.g. savgol:7:3");
+                                  "\": expected savgol:WINDOW:ORDER, WINDOW rows or seconds, "
+                                  "e.g. savgol:7:3 or savgol:0.05s:3");
     }
-    check_difference_options(o, o.window);
+    if (seconds) {
+      if (!(o.window_seconds > 0) || !std::isfinite(o.window_seconds))
+        throw std::invalid_argument("Savitzky-Golay window " + rest.substr(0, colon) +
+                                    ": must be a positive number of seconds");
+      if (o.order < 2)
+        throw std::invalid_argument("Savitzky-Golay order " + std::to_string(o.order) +
+                                    ": must be at least 2 (accelerations)");
+    } else {
+      check_difference_options(o, o.window);
+    }
   } else {
     throw std::invalid_argument("\"" + text +
-                                "\": expected central, forward, backward, discrete or "
+                                "\": expected central, forward, backward, discrete, spline or "
                                 "savgol:WINDOW:ORDER");
   }
   return o;
+}
+
+DifferenceOptions resolve_window(const DifferenceOptions& o, int rows, const double* time) {
+  DifferenceOptions out = o;
+  if (o.scheme != DifferenceScheme::kSavitzkyGolay || !(o.window_seconds > 0) || rows < 2)
+    return out;
+  const double h = (time[rows - 1] - time[0]) / (rows - 1);
+  const double span = o.window_seconds / h;  // rows - 1 the window spans
+  out.window = std::max(3, 2 * static_cast<int>(std::lround(span / 2)) + 1);
+  out.window_seconds = 0;
+  return out;
 }
 
 void check_difference_options(const DifferenceOptions& o, int rows) {
@@ -137,11 +235,24 @@ void check_difference_options(const DifferenceOptions& o, int rows) {
 }
 
 void differentiate_positions(const Model& m, int rows, const double* time, const double* qpos,
-                             const DifferenceOptions& o, double* qpos_out, double* qvel,
+                             const DifferenceOptions& given, double* qpos_out, double* qvel,
                              double* qacc) {
+  const DifferenceOptions o = resolve_window(given, rows, time);
   check_difference_options(o, rows);
   check_time(rows, time);
   const int nq = m.nq, nv = m.nv;
+  if (o.scheme == DifferenceScheme::kQuinticSpline) {
+    for (int j = 0; j < m.njnt; ++j) {
+      if (m.jnt_type[j] == kJointFree || m.jnt_type[j] == kJointBall)
+        throw std::invalid_argument(
+            "spline differences: the model has ball or free joints (quaternions); use central "
+            "or savgol");
+    }
+    const double h = even_spacing(rows, time, "spline differences");
+    if (qpos_out) std::copy(qpos, qpos + static_cast<size_t>(rows) * nq, qpos_out);
+    quintic_spline_derivatives(rows, nv, h, qpos, qvel, qacc);  // nq == nv: hinges and slides
+    return;
+  }
   const bool smooth = o.scheme == DifferenceScheme::kSavitzkyGolay;
   const auto row = [](auto* base, int n, int t) { return base + static_cast<size_t>(t) * n; };
 
@@ -211,10 +322,16 @@ void differentiate_positions(const Model& m, int rows, const double* time, const
 }
 
 void differentiate_velocities(const Model& m, int rows, const double* time, const double* qvel,
-                              const DifferenceOptions& o, double* qacc) {
+                              const DifferenceOptions& given, double* qacc) {
+  const DifferenceOptions o = resolve_window(given, rows, time);
   check_difference_options(o, rows);
   check_time(rows, time);
   const int nv = m.nv;
+  if (o.scheme == DifferenceScheme::kQuinticSpline) {
+    quintic_spline_derivatives(rows, nv, even_spacing(rows, time, "spline differences"), qvel, qacc,
+                               nullptr);
+    return;
+  }
   std::vector<double> s, w;
   for (int t = 0; t < rows; ++t) {
     Window win = window_for(o, 1, t, rows);
