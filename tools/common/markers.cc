@@ -14,6 +14,7 @@
 
 #include "common/h5.h"
 #include "common/io.h"
+#include "common/time_grid.h"
 #include "joco/error.h"
 
 namespace joco::tools {
@@ -229,17 +230,8 @@ MarkerData parse_trc(const std::string& text, const std::string& where,
   // TRC times are often printed rounded (0.017 for 1/60 s): when every time lies within 0.5 ms of
   // the DataRate's grid, the grid's exact times are used (velocities from these times then do
   // not carry the rounding).
-  if (data.rate > 0) {
-    bool on_grid = true;
-    for (size_t t = 0; t < data.time.size() && on_grid; ++t) {
-      on_grid = std::abs(data.time[t] - (data.time[0] + static_cast<double>(t) / data.rate)) <=
-                0.0005 + 1e-12;
-    }
-    if (on_grid) {
-      for (size_t t = 0; t < data.time.size(); ++t) {
-        data.time[t] = data.time[0] + static_cast<double>(t) / data.rate;
-      }
-    }
+  if (data.rate > 0 && distance_from_even_grid(data.time, 1 / data.rate) <= 0.0005 + 1e-12) {
+    put_on_even_grid(data.time, 1 / data.rate);
   }
   apply_options(data, options);
   if (data.units.empty()) fail(where, 3, "no Units in the header: give --units");

@@ -28,8 +28,10 @@
 #include "common/opensim_storage.h"
 #include "common/parallel.h"
 #include "common/progress.h"
+#include "common/time_grid.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
+#include "joco/constraint.h"
 #include "joco/error.h"
 #include "joco/forward.h"
 #include "joco/inverse.h"
@@ -169,24 +171,14 @@ Inputs read_inputs(const Model& m, Trajectory& t, const Options& o) {
   return in;
 }
 
-// Sets the joints of `followers` from the joints their joint equalities tie them to:
-// q1 = q1_0 + sum_k polycoef_k (q2 - q2_0)^k (the constraint's own polynomial), q1 = q1_0 +
-// polycoef_0 for an equality with one joint.
+// Sets the joints of `followers` from the joints their joint equalities tie them to, by the
+// constraint's own polynomial.
 void set_followers(const Model& m, const std::vector<int>& followers, double* qpos) {
   for (int e = 0; e < m.neq; ++e) {
     if (m.eq_type[e] != kEqJoint || !m.eq_active[e]) continue;
-    const int j1 = m.eq_obj1id[e], j2 = m.eq_obj2id[e];
+    const int j1 = m.eq_obj1id[e];
     if (std::find(followers.begin(), followers.end(), j1) == followers.end()) continue;
-    const double* poly = m.eq_data + static_cast<size_t>(e) * kNEQDATA;
-    const int a1 = m.jnt_qposadr[j1];
-    double value = poly[0];
-    if (j2 >= 0) {
-      const int a2 = m.jnt_qposadr[j2];
-      const double x = qpos[a2] - m.qpos0[a2];
-      double power = 1;
-      for (int k = 1; k < 5; ++k) value += poly[k] * (power *= x);
-    }
-    qpos[a1] = m.qpos0[a1] + value;
+    qpos[m.jnt_qposadr[j1]] = joint_equality_position(m, e, qpos);
   }
 }
 
@@ -248,16 +240,12 @@ Inputs read_storage_inputs(const Model& m, const Options& o) {
     for (size_t r = 0; r < in.rows; ++r) in.time[r] = s.time(0) + static_cast<double>(r) * o.dt;
   } else if (in.rows > 2) {
     const double h = (in.time.back() - in.time.front()) / static_cast<double>(in.rows - 1);
-    double off = 0;
-    for (size_t r = 0; r < in.rows; ++r)
-      off = std::max(off, std::abs(in.time[r] - in.time[0] - static_cast<double>(r) * h));
+    const double off = distance_from_even_grid(in.time, h);
     if (h > 0 && off > 1e-9 * h && off <= 0.05 * h) {
       spdlog::info(
-          "{}: times within {:.3g} s of an even spacing of {:.9g} s: taken as evenly "
-          "spaced",
+          "{}: times within {:.3g} s of an even spacing of {:.9g} s: taken as evenly spaced",
           s.path, off, h);
-      const double t0 = in.time[0];
-      for (size_t r = 0; r < in.rows; ++r) in.time[r] = t0 + static_cast<double>(r) * h;
+      put_on_even_grid(in.time, h);
     }
   }
   for (size_t r = 1; r < in.rows; ++r) {

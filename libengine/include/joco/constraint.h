@@ -78,6 +78,12 @@ void constraint_forces(const Model& m, Data& d, const double* jar, double* cost,
 // qfrc_constraint from the analytic formula, without a solver. Needs reference_constraint.
 void inverse_constraint(const Model& m, Data& d);
 
+// The position joint equality `equality` gives its first joint at `qpos`: qpos0 + a0 + a1 x + ... +
+// a4 x^4, x the second joint's displacement from its qpos0 (qpos0 + a0 without a second joint), the
+// polynomial of the constraint's own row. Used where equalities are eliminated rather than added as
+// rows (inverse kinematics, joint coordinates read from files that leave the tied joints out).
+double joint_equality_position(const Model& m, int equality, const double* qpos);
+
 // ---- products with the constraint Jacobian
 // --------------------------------------------------------
 

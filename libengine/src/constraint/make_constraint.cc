@@ -27,6 +27,16 @@ double polynomial_residual(const double* a, double y, double y0, bool with_x, do
   return y - y0 - (a[0] + dx * (a[1] + dx * (a[2] + dx * (a[3] + dx * a[4]))));
 }
 
+double joint_equality_position(const Model& m, int equality, const double* qpos) {
+  const double* a = m.eq_data + static_cast<size_t>(equality) * kNEQDATA;
+  const int q1 = m.jnt_qposadr[m.eq_obj1id[equality]], j2 = m.eq_obj2id[equality];
+  const int q2 = j2 >= 0 ? m.jnt_qposadr[j2] : -1;
+  double slope;
+  // polynomial_residual(y = y0 = 0) is -poly(x - x0).
+  return m.qpos0[q1] - polynomial_residual(a, 0, 0, q2 >= 0, q2 >= 0 ? qpos[q2] : 0,
+                                           q2 >= 0 ? m.qpos0[q2] : 0, &slope);
+}
+
 namespace {
 
 bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }

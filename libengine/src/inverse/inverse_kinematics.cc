@@ -10,6 +10,7 @@
 
 #include "constraint/polynomial.h"
 #include "joco/constants.h"
+#include "joco/constraint.h"
 #include "joco/jacobian.h"
 #include "joco/smooth.h"
 #include "solver/cholesky.h"
@@ -130,13 +131,7 @@ void InverseKinematics::apply_constraints(double* qpos) const {
     }
   }
   for (const Dependent& dep : dependents_) {
-    double slope;
-    const double* a = m_.eq_data + kNEQDATA * dep.equality;
-    const bool with_x = dep.qadr2 >= 0;
-    // polynomial_residual(y = 0, y0 = 0) is -poly(x - x0).
-    const double poly = -polynomial_residual(a, 0, 0, with_x, with_x ? qpos[dep.qadr2] : 0,
-                                             with_x ? m_.qpos0[dep.qadr2] : 0, &slope);
-    qpos[dep.qadr] = m_.qpos0[dep.qadr] + poly;
+    qpos[dep.qadr] = joint_equality_position(m_, dep.equality, qpos);
   }
   normalize_quat(m_, qpos);
 }
