@@ -73,6 +73,8 @@ TEST(TerminalOutput, BinaryOutputIsNeverWrittenToATerminal) {
       "joco-derivatives " + kChain + " --states " + run + " --rows 0",
       "joco-derivatives " + kChain + " --states " + run + " --rows 0 --continuous",
       "joco-compile " + kChain + " -o -",
+      "joco-ik " + kTestdata + "/mocap/gait2354_subject01/model/subject01_simbody_cvt1_npp.xml " +
+          kTestdata + "/markers/walk1_array.h5",
   };
   for (const std::string& command : refused) {
     SCOPED_TRACE(command);

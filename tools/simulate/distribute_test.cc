@@ -166,20 +166,27 @@ TEST(Distribute, ShardsJoinedGiveTheBatchBitForBit) {
   expect_contains(r.err, {"joined.h5:/rollout_00000", "shard-0.h5", "cannot be opened"});
 }
 
+// Runs arm26's batch of `batch` x `steps` as shards 0/2 and 1/2 (DIR/s0.h5, DIR/s1.h5) and joins
+// them into DIR/j.h5.
+::testing::AssertionResult write_two_shards_joined(const std::string& dir, int batch, int steps) {
+  for (int k = 0; k < 2; ++k) {
+    const auto r = test::run("joco-simulate " + kArm + " --batch " + std::to_string(batch) +
+                             " --steps " + std::to_string(steps) + " --ctrl-noise 0.4 --shard " +
+                             std::to_string(k) + "/2 -o " + dir + "/s" + std::to_string(k) + ".h5");
+    if (r.exit_code != 0) return ::testing::AssertionFailure() << "shard " << k << ": " << r.err;
+  }
+  const auto r =
+      test::run("joco-simulate --join " + dir + "/s0.h5 " + dir + "/s1.h5 -o " + dir + "/j.h5");
+  if (r.exit_code != 0) return ::testing::AssertionFailure() << "join: " << r.err;
+  return ::testing::AssertionSuccess();
+}
+
 // A joined file is read as a batch file by every reader of the tools: joco-inverse,
 // joco-derivatives --states, simulate --evaluate, --init and --ctrl FILE:/group.
 TEST(Distribute, JoinedFilesAreReadByEveryReader) {
   const test::TempDir temp;
   const std::string dir = temp.path();
-  for (int k = 0; k < 2; ++k) {
-    const auto r =
-        test::run("joco-simulate " + kArm + " --batch 4 --steps 20 --ctrl-noise 0.4 " + "--shard " +
-                  std::to_string(k) + "/2 -o " + dir + "/s" + std::to_string(k) + ".h5");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-  auto r =
-      test::run("joco-simulate --join " + dir + "/s0.h5 " + dir + "/s1.h5 -o " + dir + "/j.h5");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(write_two_shards_joined(dir, 4, 20));
   const std::string j = dir + "/j.h5";
   for (const std::string& command :
        {"joco-inverse " + kArm + " " + j + ":/rollout_00002 -o " + dir + "/inv.h5",
@@ -190,7 +197,7 @@ TEST(Distribute, JoinedFilesAreReadByEveryReader) {
             dir + "/init.h5",
         "joco-simulate " + kArm + " --ctrl " + j + ":/rollout_00001 -o " + dir + "/ctrl.h5"}) {
     SCOPED_TRACE(command);
-    r = test::run(command);
+    const auto r = test::run(command);
     EXPECT_EQ(r.exit_code, 0) << r.err;
   }
   TrajectoryInput joined = TrajectoryInput::open(j);
@@ -217,18 +224,10 @@ TEST(Distribute, JoinedFilesOpenInH5py) {
         << "Debian's python3-h5py is not installed (/usr/bin/python3; scripts/setup installs it)";
   const test::TempDir temp;
   const std::string dir = temp.path();
-  for (int k = 0; k < 2; ++k) {
-    const auto r =
-        test::run("joco-simulate " + kArm + " --batch 3 --steps 10 --ctrl-noise 0.4 " + "--shard " +
-                  std::to_string(k) + "/2 -o " + dir + "/s" + std::to_string(k) + ".h5");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-  auto r =
-      test::run("joco-simulate --join " + dir + "/s0.h5 " + dir + "/s1.h5 -o " + dir + "/j.h5");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = test::run("cd / && /usr/bin/python3 -c \"import h5py; f = h5py.File('" + dir +
-                "/j.h5', 'r'); print(sorted(k for k in f if k.startswith('rollout_'))); "
-                "print(repr(float(f['rollout_00002/qpos'][-1, 0])))\"");
+  ASSERT_TRUE(write_two_shards_joined(dir, 3, 10));
+  const auto r = test::run("cd / && /usr/bin/python3 -c \"import h5py; f = h5py.File('" + dir +
+                           "/j.h5', 'r'); print(sorted(k for k in f if k.startswith('rollout_'))); "
+                           "print(repr(float(f['rollout_00002/qpos'][-1, 0])))\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Matrix qpos =
       TrajectoryInput::open(dir + "/j.h5:/rollout_00002").single().read(Field::kQpos);

@@ -33,6 +33,24 @@ double resident_bytes() {
   return read == 2 ? double(resident) * double(sysconf(_SC_PAGESIZE)) : -1;
 }
 
+// The conditions in which a large block would come, dirty, from glibc's heap rather than from a
+// fresh zero mapping: a freed 30 MB mapping raises the mmap threshold to 30 MB; then a 26 MB block
+// comes from the heap and is freed below a small block, so it stays a free block rather than the
+// top. Returns that small block (free it after measuring), or null when an allocation failed.
+void* free_heap_block_of_26_mb() {
+  void* mapped = std::malloc(size_t{30} << 20);
+  if (mapped == nullptr) return nullptr;
+  std::free(mapped);
+  void* block = std::malloc(size_t{26} << 20);
+  void* guard = std::malloc(64);
+  std::free(block);
+  if (block == nullptr) {
+    std::free(guard);
+    return nullptr;
+  }
+  return guard;
+}
+
 // A new Data's zeros cost nothing until written, also after the process has freed large blocks
 // (as compiling a model does). Then glibc may serve a calloc of a few MB from a free block of its
 // heap and write the zeros itself, touching every page of the stack (joco-profile's Data for the
@@ -40,16 +58,8 @@ double resident_bytes() {
 TEST(Data, StackIsNotTouchedWhenMade) {
   Model m = test::pendulum_model();
   m.nstack = 3 << 20;  // 24 MB of stack
-  // A freed 30 MB mapping raises glibc's mmap threshold to 30 MB; then a 26 MB block comes from
-  // the heap, and is freed below a small block (so it stays a free block rather than the top).
-  void* mapped = std::malloc(size_t{30} << 20);
-  ASSERT_NE(mapped, nullptr);
-  std::free(mapped);
-  void* block = std::malloc(size_t{26} << 20);
-  void* guard = std::malloc(64);
-  ASSERT_NE(block, nullptr);
+  void* guard = free_heap_block_of_26_mb();
   ASSERT_NE(guard, nullptr);
-  std::free(block);
   const double before = resident_bytes();
   ASSERT_GT(before, 0);
   const Data d = make_data(m);
@@ -65,14 +75,8 @@ TEST(Data, ModelArraysAreNotTouchedWhenMade) {
   ModelSizes sizes;
   sizes.ntex = 1;
   sizes.ntexdata = 24 << 20;  // 24 MB of pixels
-  void* mapped = std::malloc(size_t{30} << 20);
-  ASSERT_NE(mapped, nullptr);
-  std::free(mapped);
-  void* block = std::malloc(size_t{26} << 20);
-  void* guard = std::malloc(64);
-  ASSERT_NE(block, nullptr);
+  void* guard = free_heap_block_of_26_mb();
   ASSERT_NE(guard, nullptr);
-  std::free(block);
   const double before = resident_bytes();
   ASSERT_GT(before, 0);
   const Model m(sizes);
