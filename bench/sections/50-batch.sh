@@ -31,16 +31,16 @@ run() {
   rm -f "$TMP"/out*.h5
 }
 
-# pair NAME STEPS ROUND: the machine's own ceiling, no joco thread involved: two independent
+# pair NAME STEPS SUFFIX ROUND: the machine's own ceiling, no joco thread involved: two independent
 # one-thread processes at once, each running half the batch (its own output file), timed together;
-# "wall user+sys peak_KiB" appended to $TMP/NAME.pair.
+# "wall user+sys peak_KiB" appended to $TMP/NAME.pairSUFFIX.
 pair() {
-  local name=$1 steps=$2 half=$((BATCH / 2)) out
+  local name=$1 steps=$2 suffix=$3 half=$((BATCH / 2)) out
   local sim=("$TOOLS/joco-simulate" "$TMP/$name.jmb" --steps "$steps" --ctrl-noise 0.1 --threads 1 -q)
   out=$(/usr/bin/time -f "%e %U %S %M" bash -c \
     "$(printf '%q ' "${sim[@]}") --batch $half -o $TMP/outA.h5 & $(printf '%q ' "${sim[@]}") --batch $half --seed $half -o $TMP/outB.h5; wait" \
     2>&1 >/dev/null | tail -1)
-  awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' <<<"$out" >>"$TMP/$name.pair"
+  awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' <<<"$out" >>"$TMP/$name.pair$suffix"
   rm -f "$TMP"/out*.h5
 }
 
@@ -70,26 +70,30 @@ ratios=() ceilings=()
 while IFS== read -r name path steps; do
   progress "$name: $REPS rounds of 1 and 2 threads, $BATCH x $steps steps"
   "$TOOLS/joco-compile" "$path" -o "$TMP/$name.jmb" -q
-  one="run $name 1 $steps 0" two="run $name 2 $steps 0" both="pair $name $steps"
+  one="run $name 1 $steps 0" two="run $name 2 $steps 0" both="pair $name $steps .threads"
   alternate "$REPS" "$one" "$two" "$both"
   row "$name" "$steps" "1 thread" "$TMP/$name.t1"
   one_wall=$wall
   row "$name" "$steps" "2 threads" "$TMP/$name.t2"
   ratios+=("$name: throughput on 2 threads / 1 thread=$(ratio "$one_wall" "$wall")")
-  row "$name" "$steps" "2 processes of 1 thread, half the batch each (the machine's ceiling)" "$TMP/$name.pair"
+  row "$name" "$steps" "2 processes of 1 thread, half the batch each (the machine's ceiling)" "$TMP/$name.pair.threads"
   ceilings+=("$name: 2 independent processes / 1 (no goal: what the machine gives 2 workers)=$(ratio "$one_wall" "$wall")")
 done <<<"$models"
 if [[ -n $mpi ]]; then
-  # A larger batch than the threads' rows: mpirun's own start (measured below, about 0.3 s here)
-  # is a fixed cost that a cluster sweep of minutes does not notice but a 3-second batch does.
-  name=humanoid steps=4000 thread_batch=$BATCH BATCH=64
+  # A larger batch than the threads' rows (JOCO_BENCH_MPI_BATCH, default 128): mpirun's own start
+  # (measured below, about 0.3 s here) is a fixed cost that a cluster sweep of minutes does not
+  # notice but a 3-second batch does. The machine's ceiling is measured on the same batch.
+  name=humanoid steps=4000 thread_batch=$BATCH BATCH=${JOCO_BENCH_MPI_BATCH:-128}
   progress "$name: $REPS rounds of 1 and 2 MPI ranks, $BATCH x $steps steps"
-  one="run $name 1 $steps 1" two="run $name 1 $steps 2"
-  alternate "$REPS" "$one" "$two"
+  one="run $name 1 $steps 1" two="run $name 1 $steps 2" both="pair $name $steps .mpi"
+  alternate "$REPS" "$one" "$two" "$both"
   row "$name" "$steps" "1 rank, batch $BATCH" "$TMP/$name.r1"
   one_wall=$wall
   row "$name" "$steps" "2 ranks, batch $BATCH" "$TMP/$name.r2"
   ratios+=("$name: throughput on 2 MPI ranks / 1 rank (batch $BATCH)=$(ratio "$one_wall" "$wall")")
+  row "$name" "$steps" "2 processes of 1 thread, half the batch each (the machine's ceiling)" "$TMP/$name.pair.mpi"
+  ceilings+=("$name, batch $BATCH: 2 independent processes / 1 rank (no goal: what the machine gives 2 workers)=$(ratio "$one_wall" "$wall")")
+  mpi_batch=$BATCH
   for ((k = 0; k < REPS; ++k)); do
     /usr/bin/time -f %e "${mpi[@]}" -np 2 "$TOOLS/joco-simulate" --version 2>&1 >/dev/null | tail -1
   done >"$TMP/launch"
@@ -127,6 +131,6 @@ growth=$(ratio "$many" "$few")
 echo "| humanoid, 1,000 x 50 steps: peak RSS / of 100 rollouts <= 1.1 (bounded) | $growth ($(fmt "$many" %.0f) / $(fmt "$few" %.0f) KiB) | $(met "$growth" "<=" 1.1) |"
 if [[ -n $mpi ]]; then
   echo
-  echo "The MPI rows run a batch of 64 (the threads' rows 16): mpirun's own start, $launch s here (median"
+  echo "The MPI rows run a batch of $mpi_batch (the threads' rows $BATCH): mpirun's own start, $launch s here (median"
   echo "of \`mpirun -np 2 joco-simulate --version\`), is a fixed cost a cluster sweep does not notice."
 fi
