@@ -7,6 +7,7 @@
 #include <new>
 
 #include "common/trajectory_writer.h"
+#include "common/version.h"
 
 namespace joco::tools {
 
@@ -53,7 +54,13 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
   ToolContext ctx;
   ctx.name = name;
   CLI::App app(description, name);
-  app.set_version_flag("--version", name + " (joco) " JOCO_VERSION);
+  app.set_version_flag("--version",
+                       name + " (joco) " JOCO_VERSION ", commit " + joco_tools::kCommit);
+  app.footer(
+      "Exit codes: 0 success; 1 a check failed (a threshold, or --strict divergence); 2 usage error;\n"
+      "3 bad input (unreadable, malformed or inconsistent file); 4 runtime failure (write error,\n"
+      "out of memory). Full description: man " +
+      name);
   int verbose = 0, quiet = 0;
   app.add_flag("-v,--verbose", verbose, "More messages on standard error (repeat for more)");
   app.add_flag("-q,--quiet", quiet, "Only errors on standard error");

@@ -1,0 +1,45 @@
+// --version names joco's version and the commit the tools were built from; --help ends with the
+// exit codes (the contract's table, in words).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tools/tool_test_support.h"
+
+namespace joco::tools::test {
+namespace {
+
+const char* const kTools[] = {
+    "joco-compile",      "joco-urdf2mjcf",   "joco-simulate", "joco-inverse",
+    "joco-fwdinv-check", "joco-derivatives", "joco-profile",  "joco-ik"};
+
+// What the build asked git for (cmake/JocoCommit.cmake), or "unknown" where the source is no
+// repository.
+std::string expected_commit() {
+  const std::string source = std::string(JOCO_TESTDATA_DIR) + "/..";
+  RunResult r = run("git -C '" + source + "' describe --always --dirty --abbrev=12 2>/dev/null");
+  while (!r.out.empty() && (r.out.back() == '\n' || r.out.back() == '\r')) r.out.pop_back();
+  return r.exit_code == 0 && !r.out.empty() ? r.out : "unknown";
+}
+
+TEST(Version, NamesTheVersionAndTheCommit) {
+  const std::string commit = expected_commit();
+  for (const char* tool : kTools) {
+    const RunResult r = run(std::string(tool) + " --version");
+    ASSERT_EQ(r.exit_code, 0) << tool << ": " << r.err;
+    EXPECT_EQ(r.out, std::string(tool) + " (joco) " JOCO_VERSION ", commit " + commit + "\n");
+  }
+}
+
+TEST(Version, HelpListsTheExitCodes) {
+  for (const char* tool : kTools) {
+    const RunResult r = run(std::string(tool) + " --help");
+    ASSERT_EQ(r.exit_code, 0) << tool << ": " << r.err;
+    for (const char* code : {"0 success", "1 a check failed", "2 usage error", "3 bad input",
+                             "4 runtime failure", "man "})
+      EXPECT_NE(r.out.find(code), std::string::npos) << tool << " --help lacks '" << code << "'";
+  }
+}
+
+}  // namespace
+}  // namespace joco::tools::test
