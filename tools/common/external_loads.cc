@@ -13,6 +13,7 @@
 #include "common/opensim_storage.h"
 #include "joco/error.h"
 #include "joco/motion_differences.h"
+#include "joco/xml_error.h"
 
 namespace joco::tools {
 namespace {
@@ -165,7 +166,8 @@ ExternalLoads ExternalLoads::read(const std::string& path, const Model& m,
     // OpenSim's ExternalLoads XML.
     tinyxml2::XMLDocument doc;
     if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
-      throw InputError(path + ":" + std::to_string(doc.ErrorLineNum()) + ": " + doc.ErrorStr());
+      throw InputError(path + ":" + std::to_string(doc.ErrorLineNum()) + ": malformed XML: " +
+                       joco::xml_error_in_words(doc.ErrorID(), doc.ErrorStr()));
     const tinyxml2::XMLElement* root = doc.RootElement();
     const tinyxml2::XMLElement* loads = root && std::string(root->Name()) == "ExternalLoads" ? root
                                         : root ? root->FirstChildElement("ExternalLoads")

@@ -12,6 +12,7 @@
 
 #include "common/io.h"
 #include "joco/error.h"
+#include "joco/xml_error.h"
 
 namespace joco::tools {
 namespace {
@@ -156,7 +157,7 @@ IkSetup parse_opensim_ik_setup(const std::string& text, const std::string& where
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
     fail(where + ":" + std::to_string(doc.ErrorLineNum()),
-         "malformed XML: " + std::string(doc.ErrorStr()));
+         "malformed XML: " + joco::xml_error_in_words(doc.ErrorID(), doc.ErrorStr()));
   }
   const tinyxml2::XMLElement* root = doc.RootElement();
   const tinyxml2::XMLElement* tool =

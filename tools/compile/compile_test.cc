@@ -71,9 +71,23 @@ TEST(JocoCompile, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-compile").exit_code, 2);
   EXPECT_EQ(test::run("joco-compile x.jmb --no-such-flag").exit_code, 2);
   EXPECT_EQ(test::run("joco-compile x.jmb --print yaml").exit_code, 2);
-  const auto r = test::run("joco-compile x.jmb");
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("nothing to do"), std::string::npos) << r.err;
+}
+
+// Without -o or --print, joco-compile validates the model and summarises it (exit 0), or says
+// what is wrong (exit 3): users run it to check a model.
+TEST(JocoCompile, WithoutOutputValidatesAndSummarises) {
+  const std::string model = std::string(JOCO_TESTDATA_DIR) + "/mujoco/model/humanoid/humanoid.xml";
+  auto r = test::run("joco-compile " + model);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"humanoid.xml: valid", "model \"Humanoid\"", "nq=28 nv=27 nu=21",
+                           "nbody=17", "timestep=0.005 s"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << " not in:\n" << r.out;
+  test::TempDir dir;
+  test::run("printf '<mujoco><worldbody><body></worldbody></mujoco>' > " + dir / "bad.xml");
+  r = test::run("joco-compile " + dir / "bad.xml");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("element <body> is not closed"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 TEST(JocoCompile, HelpAndVersion) {

@@ -1,6 +1,6 @@
 // joco-compile MODEL [-o OUT.jmb] [--print json|text]
 // Compiles MJCF or URDF (or reads a .jmb) into a binary model, and/or dumps the compiled model's
-// fields.
+// fields; with neither, validates the model and summarises it.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -27,9 +27,6 @@ int main(int argc, char** argv) {
             ->check(CLI::IsMember({"json", "text"}));
       },
       [&](const joco::tools::ToolContext&) {
-        if (output.empty() && print.empty()) {
-          throw joco::tools::UsageError("nothing to do: give -o OUT.jmb and/or --print json|text");
-        }
         if (output == "-" && !print.empty()) {
           throw joco::tools::UsageError("-o - and --print both want standard output; choose one");
         }
@@ -37,6 +34,21 @@ int main(int argc, char** argv) {
         const joco::Model model = joco::tools::load_model(input);
         spdlog::info("{}: nq={} nv={} nu={} nbody={} ngeom={}", joco::tools::display_name(input),
                      model.nq, model.nv, model.nu, model.nbody, model.ngeom);
+        if (output.empty() && print.empty()) {
+          // Nothing to write: the model is valid (it compiled); say what it holds.
+          std::ostringstream summary;
+          summary << joco::tools::display_name(input) << ": valid";
+          if (!model.model_name().empty()) summary << ", model \"" << model.model_name() << "\"";
+          summary
+              << "\n  nq=" << model.nq << " nv=" << model.nv << " nu=" << model.nu
+              << " na=" << model.na << " nbody=" << model.nbody << " njnt=" << model.njnt
+              << " ngeom=" << model.ngeom << " nsite=" << model.nsite << "\n  nmesh=" << model.nmesh
+              << " nhfield=" << model.nhfield << " ntendon=" << model.ntendon
+              << " neq=" << model.neq << " nsensor=" << model.nsensor << " nkey=" << model.nkey
+              << "\n  timestep=" << model.opt.timestep << " s"
+              << "\n(-o OUT.jmb writes the binary model; --print json|text dumps every field)\n";
+          joco::tools::write_output("-", summary.str());
+        }
         if (!output.empty()) joco::tools::write_output(output, joco::write_jmb(model));
         if (!print.empty()) {
           std::ostringstream text;

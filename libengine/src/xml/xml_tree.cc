@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "joco/error.h"
+#include "joco/xml_error.h"
 
 namespace joco::compiler {
 
@@ -41,9 +42,8 @@ class Loader {
   XmlElement load(const std::string& text, const std::string& source) {
     auto doc = std::make_unique<tinyxml2::XMLDocument>(true, tinyxml2::COLLAPSE_WHITESPACE);
     if (doc->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-      std::string reason = doc->ErrorStr() ? doc->ErrorStr() : "malformed XML";
-      throw InputError(source + ":" + std::to_string(doc->ErrorLineNum()) +
-                       ": malformed XML: " + reason);
+      throw InputError(source + ":" + std::to_string(doc->ErrorLineNum()) + ": malformed XML: " +
+                       xml_error_in_words(doc->ErrorID(), doc->ErrorStr() ? doc->ErrorStr() : ""));
     }
     const tinyxml2::XMLElement* root = doc->RootElement();
     if (!root) throw InputError(source + ": no XML element found");
