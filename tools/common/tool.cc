@@ -3,8 +3,11 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <new>
+#include <sstream>
 
 #include "common/trajectory_writer.h"
 #include "common/version.h"
@@ -44,6 +47,46 @@ ExitCode exit_code(const Error& e) {
   return kExitRuntime;
 }
 
+namespace {
+
+// The value of an option as a number, or NaN when it is not one (whole text, no trailing junk).
+double number_or_nan(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  return text.empty() || *end != 0 ? std::nan("") : value;
+}
+
+// A bound as people write it: 0, 1024, 0.5, 1e-06.
+std::string bound_text(double bound) {
+  std::ostringstream s;
+  s << bound;
+  return s.str();
+}
+
+CLI::Validator numeric_check(std::function<bool(double)> accept, const std::string& expected,
+                             const std::string& name) {
+  return CLI::Validator(
+      [accept, expected](std::string& text) -> std::string {
+        const double value = number_or_nan(text);
+        return value == value && accept(value) ? ""
+                                               : "expected " + expected + ", got '" + text + "'";
+      },
+      name);
+}
+
+}  // namespace
+
+const CLI::Validator kNonNegative =
+    numeric_check([](double v) { return v >= 0; }, "a number >= 0", "NONNEGATIVE");
+const CLI::Validator kPositive =
+    numeric_check([](double v) { return v > 0; }, "a number > 0", "POSITIVE");
+
+CLI::Validator in_range(double lowest, double highest) {
+  const std::string range = bound_text(lowest) + " to " + bound_text(highest);
+  return numeric_check([=](double v) { return v >= lowest && v <= highest; },
+                       "a number from " + range, "[" + range + "]");
+}
+
 int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
              const std::function<void(CLI::App&)>& define,
              const std::function<int(const ToolContext&)>& run) {
@@ -57,7 +100,8 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
   app.set_version_flag("--version",
                        name + " (joco) " JOCO_VERSION ", commit " + joco_tools::kCommit);
   app.footer(
-      "Exit codes: 0 success; 1 a check failed (a threshold, or --strict divergence); 2 usage error;\n"
+      "Exit codes: 0 success; 1 a check failed (a threshold, or --strict divergence); 2 usage "
+      "error;\n"
       "3 bad input (unreadable, malformed or inconsistent file); 4 runtime failure (write error,\n"
       "out of memory). Full description: man " +
       name);

@@ -47,6 +47,13 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
 // caught elsewhere (an MPI rank's, reported after the ranks have agreed).
 int report_failure(const std::exception_ptr& failure);
 
+// Checks of numeric option values whose messages say the bound in words ("--steps: expected a
+// number >= 0, got '-1'"); CLI11's own NonNegativeNumber and PositiveNumber print their range up to
+// the largest double, all 309 digits of it.
+extern const CLI::Validator kNonNegative;
+extern const CLI::Validator kPositive;
+CLI::Validator in_range(double lowest, double highest);
+
 // The positional MODEL argument of the tools that simulate: a .jmb, MJCF or URDF file, or - for
 // standard input (told apart by content). Required.
 inline CLI::Option* add_model_argument(CLI::App& app, std::string& model) {
@@ -61,7 +68,7 @@ CLI::Option* add_hdf5_output_option(CLI::App& app, std::string& output);
 // --threads T, 1 to 1024; `description` says what runs in parallel.
 inline CLI::Option* add_threads_option(CLI::App& app, int& threads,
                                        const std::string& description) {
-  return app.add_option("--threads", threads, description)->check(CLI::Range(1, 1024));
+  return app.add_option("--threads", threads, description)->check(in_range(1, 1024));
 }
 
 // The command line as typed, for provenance attributes.

@@ -354,18 +354,18 @@ int main(int argc, char** argv) {
         app.add_option("--rows", o.rows,
                        "Rows of --states: indices and ranges, e.g. 0,10-20,100-900:100")
             ->needs(states);
-        app.add_option("--eps", o.eps, "Finite-difference step")->check(CLI::PositiveNumber);
+        app.add_option("--eps", o.eps, "Finite-difference step")->check(joco::tools::kPositive);
         auto* centered =
             app.add_flag("--centered", o.centered, "Centred differences (default: forward)");
         app.add_option(
                "--iterations", o.iterations,
                "Run the constraint solver exactly N iterations (tolerance 0) in every evaluation "
                "(default: the model's settings; 30 with --continuous)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(joco::tools::kNonNegative);
         auto* warmup =
             app.add_option("--warmup", o.warmup,
                            "--continuous: solver runs at the centre point before differencing")
-                ->check(CLI::PositiveNumber);
+                ->check(joco::tools::kPositive);
         joco::tools::add_threads_option(app, o.threads,
                                         "Threads (rows in parallel; columns with --continuous)");
         auto* continuous = app.add_flag("--continuous", o.continuous,

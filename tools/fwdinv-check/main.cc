@@ -468,24 +468,24 @@ int main(int argc, char** argv) {
         auto* states = app.add_option(
             "--states", o.states, "Check at every row of FILE.h5[:/group] instead of a rollout");
         app.add_option("--steps", o.steps, "Steps of the rollout (default 500)")
-            ->check(CLI::NonNegativeNumber)
+            ->check(joco::tools::kNonNegative)
             ->excludes(states);
         app.add_option("--ctrl-noise", o.ctrl_noise,
                        "Rollout controls: this fraction of each control range, pseudo-random "
                        "(default 0.1)")
-            ->check(CLI::Range(0.0, 1.0))
+            ->check(joco::tools::in_range(0.0, 1.0))
             ->excludes(states);
         app.add_option("--seed", o.seed, "Seed of the control noise")
-            ->check(CLI::NonNegativeNumber)
+            ->check(joco::tools::kNonNegative)
             ->excludes(states);
         app.add_option("--max-force-error", o.max_force_error,
                        "Threshold of the applied-force discrepancy (default: 1e4 times the solver "
                        "tolerance, at least 1e-6)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(joco::tools::kNonNegative);
         app.add_option("--max-constraint-error", o.max_constraint_error,
                        "Threshold of the constraint-force discrepancy (default: as the force "
                        "threshold)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(joco::tools::kNonNegative);
         app.add_flag("--absolute", o.absolute,
                      "Thresholds on the absolute norms (solver_fwdinv) instead of relative to the "
                      "forces in balance");
@@ -494,15 +494,15 @@ int main(int argc, char** argv) {
                        "model's)")
             ->check(CLI::IsMember({"pgs", "cg", "newton", "all"}));
         app.add_option("--iterations", o.iterations, "Override the model's solver iterations")
-            ->check(CLI::PositiveNumber);
+            ->check(joco::tools::kPositive);
         app.add_option("--tolerance", o.tolerance, "Override the model's solver tolerance")
-            ->check(CLI::NonNegativeNumber);
+            ->check(joco::tools::kNonNegative);
         app.add_option("--report", o.report, "Write a report: json or junit")
             ->check(CLI::IsMember({"json", "junit"}));
         app.add_option("-o,--output", o.output,
                        "Report file (- for standard output, the default); needs --report");
         app.add_option("--threads", o.threads, "Threads (states in parallel)")
-            ->check(CLI::Range(1, 1024));
+            ->check(joco::tools::in_range(1, 1024));
       },
       [&](const joco::tools::ToolContext& ctx) { return joco::tools::run(o, ctx); });
 }

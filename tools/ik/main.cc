@@ -285,7 +285,7 @@ int main(int argc, char** argv) {
         app.add_option("--max-iterations", o.max_iterations,
                        "Levenberg-Marquardt iterations per frame (default 100; 10 times more "
                        "for the first frame)")
-            ->check(CLI::Range(1, 1000000));
+            ->check(joco::tools::in_range(1, 1000000));
         app.add_flag("--no-limits", o.no_limits, "Let limited joints leave their range");
       },
       [&](const joco::tools::ToolContext& ctx) { return joco::tools::run(o, ctx); });

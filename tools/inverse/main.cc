@@ -798,7 +798,7 @@ int main(int argc, char** argv) {
             ->required();
         joco::tools::add_hdf5_output_option(app, o.output);
         app.add_option("--dt", o.dt, "Seconds between rows (instead of the time dataset)")
-            ->check(CLI::PositiveNumber);
+            ->check(joco::tools::kPositive);
         auto* discrete = app.add_flag(
             "--discrete", o.discrete,
             "Discrete-time inverse of the model's one-step integrator: velocities and "
@@ -811,7 +811,7 @@ int main(int argc, char** argv) {
         app.add_option("--lowpass", o.lowpass,
                        "Zero-lag low-pass Butterworth of the positions before differencing, "
                        "cutoff in Hz (4th order, forward and backward; -3 dB at HZ)")
-            ->check(CLI::PositiveNumber)
+            ->check(joco::tools::kPositive)
             ->excludes(discrete);
         app.add_option("--lowpass-style", o.lowpass_style,
                        "joco (default: 2nd order per pass, -3 dB at HZ) or opensim (OpenSim's ID "
@@ -838,7 +838,7 @@ int main(int argc, char** argv) {
         app.add_option("--constraint-threshold", o.constraint_threshold,
                        "|qfrc_constraint| (N or N m) above which a row is flagged (default 5% of "
                        "the model's weight)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(joco::tools::kNonNegative);
         app.add_flag("--no-damping", o.no_damping,
                      "Zero every joint's damping (dof_damping) before the inverse");
         app.add_option("--set", o.set,
@@ -847,7 +847,7 @@ int main(int argc, char** argv) {
         joco::tools::add_threads_option(app, o.threads, "Threads (rows in parallel)");
         app.add_option("--quat-tolerance", o.quat_tolerance,
                        "Largest accepted |norm - 1| of a qpos quaternion (default 1e-3)")
-            ->check(CLI::PositiveNumber);
+            ->check(joco::tools::kPositive);
       },
       [&](const joco::tools::ToolContext& ctx) { return joco::tools::run(o, ctx); });
 }

@@ -352,13 +352,13 @@ int main(int argc, char** argv) {
       [&](CLI::App& app) {
         joco::tools::add_model_argument(app, o.model);
         app.add_option("--steps", o.steps, "Steps per thread (default 10000)")
-            ->check(CLI::PositiveNumber);
+            ->check(joco::tools::kPositive);
         joco::tools::add_threads_option(app, o.threads, "Threads, each simulating --steps steps");
         app.add_option(
                "--ctrl-noise", o.ctrl_noise,
                "Control noise: this fraction of each control range, mujoco-testspeed's Halton "
                "scheme (default 0.01, as testspeed)")
-            ->check(CLI::Range(0.0, 1.0));
+            ->check(joco::tools::in_range(0.0, 1.0));
         app.add_flag("--timer-overhead", o.timer_overhead,
                      "Also run once with the stage timers off and report what they cost");
         app.add_flag("--json", o.json, "Print one JSON object instead of the table");
@@ -370,7 +370,7 @@ int main(int argc, char** argv) {
                          ->check(CLI::IsMember(std::vector<std::string>(
                              std::begin(joco::tools::kCalls), std::end(joco::tools::kCalls))));
         app.add_option("--repeat", o.repeat, "Passes over the rows with --states (default 1)")
-            ->check(CLI::PositiveNumber)
+            ->check(joco::tools::kPositive)
             ->needs(states);
         states->needs(call);
         call->needs(states);

@@ -225,16 +225,16 @@ int main(int argc, char** argv) {
         auto* steps =
             app.add_option("--steps", o.steps,
                            "Number of steps (default: the control file's rows - 1, else 1000)")
-                ->check(CLI::NonNegativeNumber);
+                ->check(joco::tools::kNonNegative);
         auto* ctrl =
             app.add_option("--ctrl", o.ctrl, "Controls (and applied forces) from FILE.h5[:/group]");
         auto* noise = app.add_option("--ctrl-noise", o.ctrl_noise,
                                      "Pseudo-random controls: this fraction of each control range "
                                      "(mujoco-testspeed's scheme)")
-                          ->check(CLI::Range(0.0, 1.0));
+                          ->check(joco::tools::in_range(0.0, 1.0));
         ctrl->excludes(noise);
         auto* seed = app.add_option("--seed", o.seed, "Seed of the control noise")
-                         ->check(CLI::NonNegativeNumber);
+                         ->check(joco::tools::kNonNegative);
         auto* init = app.add_option("--init", o.init,
                                     "Initial state: keyframe name or index, or FILE.h5[:/group]");
         auto* init_row = app.add_option("--init-row", o.init_row,
@@ -242,17 +242,17 @@ int main(int argc, char** argv) {
                              ->needs(init);
         auto* batch = app.add_option("--batch", o.batch,
                                      "Number of rollouts, written as /rollout_NNNNN groups")
-                          ->check(CLI::PositiveNumber);
+                          ->check(joco::tools::kPositive);
         auto* threads =
             app.add_option("--threads", o.threads, "Threads (rollouts or rows in parallel)")
-                ->check(CLI::Range(1, 1024));
+                ->check(joco::tools::in_range(1, 1024));
         auto* contacts = app.add_flag("--contacts", o.contacts, "Write the contact table");
         auto* record =
             app.add_option("--record", o.record,
                            "Arrays each row records, by MuJoCo name, comma-separated (time and "
                            "qpos always; 'default' for the default set): qpos,qvel,xpos,...");
         auto* every = app.add_option("--every", o.every, "Write every Nth row (rows 0, N, 2N, ...)")
-                          ->check(CLI::PositiveNumber);
+                          ->check(joco::tools::kPositive);
         auto* set =
             app.add_option(
                    "--set", o.set,

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
                        "motor or position")
             ->check(CLI::IsMember({"none", "motor", "position"}));
         app.add_option("--kp", options.kp, "Position gain of --actuators position (default 100)")
-            ->check(CLI::PositiveNumber);
+            ->check(joco::tools::kPositive);
         balance_flag = app.add_flag("--balance-inertia,!--no-balance-inertia", balance_inertia,
                                     "Replace inertias that violate A + B >= C by the mean of "
                                     "their principal moments (MuJoCo's balanceinertia)");
