@@ -458,9 +458,12 @@ void inverse_row(const Model& m, int thread, Worker& worker, const Inputs& in, s
     std::copy_n(d.qfrc_applied, m.nv, worker.external.begin());
     accumulate_xfrc(m, d, worker.external.data());
     for (int i = 0; i < m.nv; ++i) joint[i] = d.qfrc_inverse[i] - worker.external[i];
-    // On the independent coordinates: each joint-equality follower's force (its joint's share and
-    // the constraint's) moved onto its leader by the equality's slope, as OpenSim reports a
-    // coordinate whose joint translations are functions of it (the knee).
+    // On the independent coordinates, as OpenSim reports a coordinate whose joint translations
+    // are functions of it (the knee): the joints' forces projected on the motion the equalities
+    // allow, i.e. each follower's joint share moved onto its leader by the equality's slope. The
+    // equality's own force does no work along that motion (its Jacobian row is (1, -slope)), so
+    // it is left out of both: in the inverse it is large (the soft constraint answers the
+    // f''(q2) q2dot^2 the polynomial's acceleration row leaves out), and not the joints'.
     double* reduced = out.qfrc_reduced.data() + r * m.nv;
     std::copy_n(joint, m.nv, reduced);
     for (int e = 0; e < m.neq; ++e) {
@@ -469,7 +472,7 @@ void inverse_row(const Model& m, int thread, Worker& worker, const Inputs& in, s
       const int t1 = m.jnt_type[j1];
       if (t1 != kJointHinge && t1 != kJointSlide) continue;
       const int dof1 = m.jnt_dofadr[j1];
-      const double follower = joint[dof1] + d.qfrc_constraint[dof1];
+      const double follower = joint[dof1];
       reduced[dof1] = 0;
       if (j2 < 0) continue;
       const double* poly = m.eq_data + static_cast<size_t>(e) * kNEQDATA;

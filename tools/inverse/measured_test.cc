@@ -4,13 +4,16 @@
 // gait2354 trial, and synthetic round trips with known loads.
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <tinyxml2.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <numbers>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,24 +36,14 @@ test::RunResult run_inverse(const std::string& args) {
 
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-// Runs the trial as the issue asks: OpenSim's IK angles (reference/subject01_walk1_ik.mot, the
-// file OpenSim's ID setup names as its coordinates_file), the 6 Hz filter, the force plates
-// (OpenSim's ExternalLoads XML, its data file named with --loads-data as testdata keeps it in
-// data/), the conversion's joint damping removed; `model` the MJCF, `extra` more flags. Returns
+std::string load_flags() {
+  return " --external-loads " + kTrial + "opensim/subject01_walk1_grf.xml --loads-data " + kTrial +
+         "data/subject01_walk1_grf.mot --no-damping";
+}
+
 // |joco - OpenSim| over the 73 rows relative to OpenSim's peak (reference/inverse_dynamics.sto)
-// per coordinate, on qfrc_reduced (the knee translations' forces folded into the knee angle, as
-// OpenSim's knee coordinate carries them).
-std::map<std::string, double> trial_errors(const std::string& model, const std::string& extra,
-                                           const test::TempDir& temp) {
-  const std::string out = temp / "id.h5";
-  const auto r = run_inverse(model + " " + kTrial +
-                             "reference/subject01_walk1_ik.mot --lowpass 6 --external-loads " +
-                             kTrial + "opensim/subject01_walk1_grf.xml --loads-data " + kTrial +
-                             "data/subject01_walk1_grf.mot --no-damping " + extra + " -o " + out);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  const Model m = compile_mjcf_file(model);
-  Trajectory t = TrajectoryInput::open(out).single();
-  const Matrix reduced = t.read_extra("qfrc_reduced");
+// per coordinate of `model`, for generalised forces `reduced` on the model's dofs.
+std::map<std::string, double> errors_against_opensim(const Model& m, const Matrix& reduced) {
   const Storage id = read_storage(kTrial + "reference/inverse_dynamics.sto");
   EXPECT_EQ(reduced.rows, id.rows());
   EXPECT_EQ(reduced.rows, 73u);
@@ -76,14 +69,125 @@ std::map<std::string, double> trial_errors(const std::string& model, const std::
   return errors;
 }
 
+// Runs the trial as the issue asks: OpenSim's IK angles (reference/subject01_walk1_ik.mot, the
+// file OpenSim's ID setup names as its coordinates_file), the 6 Hz filter, the force plates
+// (OpenSim's ExternalLoads XML, its data file named with --loads-data as testdata keeps it in
+// data/), the conversion's joint damping removed; `model` the MJCF, `extra` more flags. Returns
+// the errors on qfrc_reduced (the knee translations' forces folded into the knee angle, as
+// OpenSim's knee coordinate carries them).
+std::map<std::string, double> trial_errors(const std::string& model, const std::string& extra,
+                                           const test::TempDir& temp) {
+  const std::string out = temp / "id.h5";
+  const auto r = run_inverse(model + " " + kTrial + "reference/subject01_walk1_ik.mot --lowpass 6" +
+                             load_flags() + " " + extra + " -o " + out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const Model m = compile_mjcf_file(model);
+  Trajectory t = TrajectoryInput::open(out).single();
+  return errors_against_opensim(m, t.read_extra("qfrc_reduced"));
+}
+
+// OpenSim's knee translation functions as OpenSim evaluates them: a SimmSpline (a cubic spline
+// whose end conditions match the third derivatives of the cubics through the first four and the
+// last four knots, Forsythe, Malcolm and Moler's `spline`) of the knee angle, times the
+// MultiplierFunction's scale; outside the knots, the end slope.
+class SimmSpline {
+ public:
+  SimmSpline(std::vector<double> x, std::vector<double> y, double scale)
+      : x_(std::move(x)), y_(std::move(y)), scale_(scale) {
+    const size_t n = x_.size();
+    b_.assign(n, 0), c_.assign(n, 0), d_.assign(n, 0);
+    // The tridiagonal system for sigma_i = s''(x_i) / 6: diagonal b, off-diagonal d, right c.
+    std::vector<double> h(n - 1), slope(n - 1);
+    for (size_t i = 0; i + 1 < n; ++i)
+      h[i] = x_[i + 1] - x_[i], slope[i] = (y_[i + 1] - y_[i]) / h[i];
+    std::vector<double> diag(n), rhs(n, 0.0);
+    for (size_t i = 1; i + 1 < n; ++i)
+      diag[i] = 2 * (h[i - 1] + h[i]), rhs[i] = slope[i] - slope[i - 1];
+    // End rows: -h sigma_0 + h sigma_1 = h^2 times the third divided difference at each end.
+    const auto third = [&](size_t i) {  // of x_i .. x_i+3, from the slopes' differences
+      return (rhs[i + 2] / (x_[i + 3] - x_[i + 1]) - rhs[i + 1] / (x_[i + 2] - x_[i])) /
+             (x_[i + 3] - x_[i]);
+    };
+    diag[0] = -h[0], diag[n - 1] = -h[n - 2];
+    rhs[0] = h[0] * h[0] * third(0);
+    rhs[n - 1] = -h[n - 2] * h[n - 2] * third(n - 4);
+    for (size_t i = 1; i < n; ++i) {
+      const double w = h[i - 1] / diag[i - 1];
+      diag[i] -= w * h[i - 1], rhs[i] -= w * rhs[i - 1];
+    }
+    std::vector<double> sigma(n);
+    sigma[n - 1] = rhs[n - 1] / diag[n - 1];
+    for (size_t i = n - 1; i-- > 0;) sigma[i] = (rhs[i] - h[i] * sigma[i + 1]) / diag[i];
+    for (size_t i = 0; i + 1 < n; ++i) {
+      b_[i] = slope[i] - h[i] * (sigma[i + 1] + 2 * sigma[i]);
+      c_[i] = 3 * sigma[i];
+      d_[i] = (sigma[i + 1] - sigma[i]) / h[i];
+    }
+    b_[n - 1] = slope[n - 2] + h[n - 2] * (sigma[n - 2] + 2 * sigma[n - 1]);
+  }
+  // The value and its first two derivatives at q.
+  std::array<double, 3> operator()(double q) const {
+    const size_t n = x_.size();
+    if (q < x_[0]) return {scale_ * (y_[0] + (q - x_[0]) * b_[0]), scale_ * b_[0], 0};
+    if (q > x_[n - 1])
+      return {scale_ * (y_[n - 1] + (q - x_[n - 1]) * b_[n - 1]), scale_ * b_[n - 1], 0};
+    size_t k = 0;
+    while (k + 2 < n && q > x_[k + 1]) ++k;
+    const double t = q - x_[k];
+    return {scale_ * (y_[k] + t * (b_[k] + t * (c_[k] + t * d_[k]))),
+            scale_ * (b_[k] + t * (2 * c_[k] + 3 * t * d_[k])),
+            scale_ * (2 * c_[k] + 6 * t * d_[k])};
+  }
+
+ private:
+  std::vector<double> x_, y_, b_, c_, d_;
+  double scale_;
+};
+
+// The SimmSpline of `axis` (translation1, translation2) of the CustomJoint `joint` in the .osim.
+SimmSpline osim_knee_function(const std::string& osim, const std::string& joint,
+                              const std::string& axis) {
+  tinyxml2::XMLDocument doc;
+  EXPECT_EQ(doc.LoadFile(osim.c_str()), tinyxml2::XML_SUCCESS) << osim;
+  const auto numbers = [](const char* text) {
+    std::vector<double> v;
+    std::istringstream in(text ? text : "");
+    for (double x; in >> x;) v.push_back(x);
+    return v;
+  };
+  std::vector<const tinyxml2::XMLElement*> stack = {doc.RootElement()};
+  while (!stack.empty()) {
+    const tinyxml2::XMLElement* e = stack.back();
+    stack.pop_back();
+    const char* name = e->Attribute("name");
+    if (std::strcmp(e->Name(), "CustomJoint") == 0 && name && joint == name) {
+      for (const auto* t = e->FirstChildElement("SpatialTransform")->FirstChildElement(); t;
+           t = t->NextSiblingElement()) {
+        const char* axis_name = t->Attribute("name");
+        if (!axis_name || axis != axis_name) continue;
+        const auto* f = t->FirstChildElement("MultiplierFunction");
+        const auto* spline = f->FirstChildElement("function")->FirstChildElement("SimmSpline");
+        return SimmSpline(numbers(spline->FirstChildElement("x")->GetText()),
+                          numbers(spline->FirstChildElement("y")->GetText()),
+                          numbers(f->FirstChildElement("scale")->GetText()).at(0));
+      }
+    }
+    for (const auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) stack.push_back(c);
+  }
+  ADD_FAILURE() << osim << ": no SimmSpline for " << joint << " " << axis;
+  return SimmSpline({0, 1, 2, 3}, {0, 0, 0, 0}, 1);
+}
+
 // With OpenSim's coordinate processing (--lowpass-style opensim: its third-order filter per pass
 // and half-the-rows padding; --smooth spline: derivatives of the natural quintic spline), joco
-// reproduces OpenSim's ID. Measured, % of OpenSim's peak: lumbar 0.02 / 0.1 / 0.1 (the torso
-// sees only the filtered pelvis and lumbar coordinates, so this is the processing matching),
-// ankles 0.6 / 0.7, subtalar 0.3 / 0.2, hip flexion 6.1 / 6.7, knees 9.97 / 9.1, pelvis list,
-// rotation, ty, tz 3.5, 4.9, 1.6, 1.8; pelvis tilt 13.2 and tx 15.9 (see ConversionKneeFit). With
-// joco's own filter and central differences the same trial gives hips 16 / 14, knees 11 / 10,
-// lumbar 15 / 16 / 61, pelvis 16-57.
+// reproduces OpenSim's ID up to the conversion's model. On the conversion as it came, measured,
+// % of OpenSim's peak: lumbar 0.02 / 0.1 / 0.1 (the torso sees only the filtered pelvis and lumbar
+// coordinates, so this is the processing matching), ankles 0.6 / 0.7, subtalar 0.3 / 0.2, hip
+// flexion 6.1 / 6.7, knees 2.4 / 2.2 (9.97 / 9.1 before qfrc_reduced left the knee equalities'
+// force out), pelvis list, rotation, ty, tz 3.5, 4.9, 1.6, 1.8; pelvis tilt 13.2 and tx 15.9: the
+// conversion's quartics in place of OpenSim's knee splines (OpenSimKneeSplines). With joco's own
+// filter and central differences the same trial gives hips 16 / 14, lumbar 15 / 16 / 61, pelvis
+// 16-57.
 TEST(MeasuredMotion, OpenSimTrialAgainstOpenSimInverseDynamics) {
   const test::TempDir temp;
   const auto e = trial_errors(kTrial + "model/subject01_simbody_cvt1_npp.xml",
@@ -99,47 +203,206 @@ TEST(MeasuredMotion, OpenSimTrialAgainstOpenSimInverseDynamics) {
   for (const char* c : {"lumbar_extension", "lumbar_bending", "lumbar_rotation", "ankle_angle_r",
                         "ankle_angle_l", "subtalar_angle_r", "subtalar_angle_l"})
     EXPECT_LT(e.at(c), c[0] == 'l' ? 0.005 : 0.01) << c;
-  // Not within 10%, for a reason outside joco: the conversion replaced OpenSim's knee translation
-  // splines with quartics (ConversionKneeFit), and the sagittal residuals carry the difference
-  // (measured 13.2% and 15.9%); these bounds guard the agreement reached.
+  // The knees once the equality's force is out of qfrc_reduced.
+  for (const char* c : {"knee_angle_r", "knee_angle_l"}) EXPECT_LT(e.at(c), 0.03) << c;
+  // Not within 10% on this MJCF: its quartic knee translations (OpenSimKneeSplines shows they are
+  // the whole difference); these bounds guard the agreement reached.
   EXPECT_LT(e.at("pelvis_tilt"), 0.14);
   EXPECT_LT(e.at("pelvis_tx"), 0.17);
 }
 
-// The remaining sagittal differences come from the MJCF conversion, not joco: OpenSim's knee
-// translations are 1.14724 x natural cubic splines of the knee angle (subject01_simbody.osim,
-// knee_r/knee_l translation1/2), the MJCF's joint equalities quartics fitted to them whose slope
-// is off by up to 5 mm/rad (translation1 at -20 degrees: -13.5 mm/rad in OpenSim, -8.7 in the
-// MJCF). The same trial on the MJCF with quartics least-squares fitted to the splines over -80 to
-// 10 degrees (written here into a copy of the model) brings every sagittal column closer:
-// pelvis tilt 13.2 -> 9.9%, tx 15.9 -> 12.5%, knees 9.97 / 9.1 -> 8.1 / 6.4%, hips 6.1 / 6.7 ->
-// 5.1 / 5.7%, ankles 0.6 / 0.7 -> 0.1 / 0.1%. The rest of pelvis tx is what a quartic cannot
-// follow of the spline (its second derivative changes sign near -10 degrees).
+// The issue's goals, met: the trial as above on the faithful conversion
+// (model/subject01_simbody_cvt1_npp_faithful.xml: OpenSim's gravity, the .osim's foot inertias,
+// the knee quartics fitted to OpenSim's splines), with the knee translations moving as OpenSim
+// moves them: their positions, velocities and accelerations from the .osim's SimmSplines of the
+// filtered knee angle (value, f' qdot, f' qddot + f'' qdot^2), written beside joco-inverse's own
+// processed coordinates and given back to it; the knee moments projected with the splines'
+// slopes. No MJCF joint equality can carry the splines (MuJoCo's are quartics, and no quartic
+// brings pelvis tx under 13.8%: ConversionKneeFit), so this is how the model OpenSim used is
+// reached. Measured, % of OpenSim's peak: pelvis tilt 0.05, tx 0.04, ty 0.01, tz 0.08, list 0.61,
+// rotation 0.41; hips, knees, ankles 0.00-0.03. Of what was left on the conversion's quartics
+// with the same kinematics: gravity 9.81 put ty at 0.15, the inertia bounds tilt at 0.31, knees
+// and hips at 0.2.
+TEST(MeasuredMotion, OpenSimKneeSplines) {
+  const test::TempDir temp;
+  const std::string model = kTrial + "model/subject01_simbody_cvt1_npp_faithful.xml";
+  const Model m = compile_mjcf_file(model);
+  // joco-inverse's processing of OpenSim's IK angles: qpos, qvel, qacc.
+  const std::string processed = temp / "processed.h5";
+  auto r = run_inverse(model + " " + kTrial +
+                       "reference/subject01_walk1_ik.mot --lowpass 6 --lowpass-style opensim "
+                       "--smooth spline -o " +
+                       processed);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Trajectory p = TrajectoryInput::open(processed).single();
+  const Matrix time = p.read(Field::kTime);
+  Matrix qpos = p.read(Field::kQpos), qvel = p.read(Field::kQvel), qacc = p.read(Field::kQacc);
+  ASSERT_EQ(qpos.rows, 73u);
+  struct Follower {
+    int dof, leader;
+    SimmSpline f;
+  };
+  std::vector<Follower> followers;
+  for (const char* side : {"r", "l"}) {
+    const std::string knee = std::string("knee_") + side;
+    for (const char* axis : {"translation1", "translation2"}) {
+      const int j = m.name_to_id(kObjJoint, knee + "_" + axis);
+      const int leader = m.name_to_id(kObjJoint, std::string("knee_angle_") + side);
+      ASSERT_GE(j, 0);
+      ASSERT_GE(leader, 0);
+      followers.push_back(
+          {m.jnt_dofadr[j], m.jnt_dofadr[leader],
+           osim_knee_function(kTrial + "opensim/subject01_simbody.osim", knee, axis)});
+    }
+  }
+  const std::string motion = temp / "splines.h5";
+  {
+    TrajectoryFileWriter file(motion, m, {});
+    TrajectoryWriter& w = file.trajectory();
+    for (size_t row = 0; row < qpos.rows; ++row) {
+      std::vector<double> q(qpos.row(row), qpos.row(row) + m.nq);
+      std::vector<double> v(qvel.row(row), qvel.row(row) + m.nv);
+      std::vector<double> a(qacc.row(row), qacc.row(row) + m.nv);
+      for (const Follower& f : followers) {  // hinges and slides: qpos and dof addresses agree
+        const auto [value, slope, curvature] = f.f(q[f.leader]);
+        q[f.dof] = value;
+        v[f.dof] = slope * v[f.leader];
+        a[f.dof] = slope * a[f.leader] + curvature * v[f.leader] * v[f.leader];
+      }
+      w.append(Field::kTime, time(row, 0));
+      w.append(Field::kQpos, q);
+      w.append(Field::kQvel, v);
+      w.append(Field::kQacc, a);
+    }
+    w.close();
+    file.commit();
+  }
+  const std::string out = temp / "id.h5";
+  r = run_inverse(model + " " + motion + load_flags() + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Trajectory t = TrajectoryInput::open(out).single();
+  // The generalised forces of OpenSim's model, which has no constraint: the joints' share plus
+  // the constraint's, which is the knee equalities' (their quartics disagree with the splines'
+  // positions by up to 0.35 mm, and the soft constraint answers that) and, in the most flexed rows,
+  // knee_*_translation1's upper limit (the MJCF's range ends at 4.715 mm, the spline reaches
+  // 4.72 mm); no contacts.
+  Matrix reduced = t.read_extra("qfrc_joint");
+  const Matrix constraint = t.read(Field::kQfrcConstraint), ncon = t.read(Field::kNcon);
+  ASSERT_EQ(reduced.rows, 73u);
+  for (size_t row = 0; row < reduced.rows; ++row) {
+    EXPECT_EQ(ncon(row, 0), 0) << "row " << row;
+    for (size_t i = 0; i < reduced.cols; ++i)
+      reduced.data[row * reduced.cols + i] += constraint(row, i);
+    for (const Follower& f : followers) {
+      double* g = reduced.data.data() + row * reduced.cols;
+      g[f.leader] += f.f(qpos(row, f.leader))[1] * g[f.dof];
+      g[f.dof] = 0;
+    }
+  }
+  const auto e = errors_against_opensim(m, reduced);
+  ASSERT_EQ(e.size(), 23u);
+  for (const auto& [coordinate, error] : e) RecordProperty(coordinate, std::to_string(error));
+  // The issue's 10% of the peak, every goal column; and the measured agreement, within 1%.
+  for (const char* c : {"hip_flexion_r", "hip_flexion_l", "knee_angle_r", "knee_angle_l",
+                        "ankle_angle_r", "ankle_angle_l", "pelvis_tilt", "pelvis_list",
+                        "pelvis_rotation", "pelvis_tx", "pelvis_ty", "pelvis_tz"}) {
+    EXPECT_LT(e.at(c), 0.10) << c;
+    EXPECT_LT(e.at(c), 0.01) << c;
+  }
+  for (const char* c : {"pelvis_tilt", "pelvis_tx", "knee_angle_r", "knee_angle_l"})
+    EXPECT_LT(e.at(c), 0.002) << c;
+}
+
+// The faithful conversion as an MJCF on its own (its knee quartics least-squares fitted to the
+// splines over the knee's range, -120 to 10 degrees): every sagittal column closer than the
+// conversion as it came, pelvis tilt 13.2 -> 11.1%, tx 15.9 -> 13.9%, knees 2.4 / 2.2 -> 1.8 /
+// 1.5%, hips 6.1 / 6.7 -> 5.1 / 6.3%, ankles 0.6 / 0.7 -> 0.2%, mtp 76.9 / 73.7 -> 1.8 / 0.9%. A
+// quartic cannot follow the spline (translation1's second derivative changes sign near -10 degrees;
+// fitted over -80 to 10 degrees: tilt 9.9%, tx 12.5%; over the trial's own -70 to 5: 8.5%, 10.8%;
+// with slopes and curvatures in the fit, worse), so pelvis tx stays over 10% on any MJCF of this
+// model.
 TEST(MeasuredMotion, ConversionKneeFit) {
   const test::TempDir temp;
-  std::ifstream in(kTrial + "model/subject01_simbody_cvt1_npp.xml");
-  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto replace_all = [&](const std::string& from, const std::string& to) {
-    int count = 0;
-    for (size_t at = xml.find(from); at != std::string::npos; at = xml.find(from, at + to.size()))
-      xml.replace(at, from.size(), to), ++count;
-    return count;
+  const auto e = trial_errors(kTrial + "model/subject01_simbody_cvt1_npp_faithful.xml",
+                              "--lowpass-style opensim --smooth spline", temp);
+  ASSERT_EQ(e.size(), 23u);
+  EXPECT_LT(e.at("pelvis_tilt"), 0.115);
+  EXPECT_LT(e.at("pelvis_tx"), 0.14);
+  for (const char* c : {"knee_angle_r", "knee_angle_l"}) EXPECT_LT(e.at(c), 0.02) << c;
+  for (const char* c : {"ankle_angle_r", "ankle_angle_l"}) EXPECT_LT(e.at(c), 0.003) << c;
+  // The toes with the .osim's inertias (the conversion's boundinertia raised them tenfold): the
+  // mtp moments, 73.7 / 76.9% off on the conversion as it came, agree (0.9 / 1.8%).
+  for (const char* c : {"mtp_angle_r", "mtp_angle_l"}) EXPECT_LT(e.at(c), 0.03) << c;
+}
+
+// qfrc_reduced is the joints' forces projected on the motion a joint equality allows (leader q,
+// follower t = f(q), direction (f'(q), 1)): the equality's force, whose Jacobian row (1, -f'(q))
+// is orthogonal to that motion, must not enter it. In the inverse that force is not small: the
+// soft constraint answers the f''(q) qdot^2 the polynomial's acceleration row leaves out, so it
+// changes with the equality's solimp (its impedance). Before the fix the follower's share of it
+// was added: here the leader was off by up to 0.05 N m and moved with the impedance; on the gait
+// trial the knee moments were off by up to 8% of their peak.
+TEST(MeasuredMotion, ReducedForceLeavesOutTheEqualityForce) {
+  const test::TempDir temp;
+  const auto model = [&](const std::string& name, const char* solimp) {
+    const std::string path = temp / (name + ".xml");
+    write_text(path, std::string("<mujoco><worldbody><body name='b'>"
+                                 "<joint name='t' type='slide' axis='1 0 0'/>"
+                                 "<joint name='q' axis='0 1 0'/>"
+                                 "<geom type='capsule' fromto='0 0 0 0.3 0 0.1' size='0.05'/>"
+                                 "</body></worldbody><equality><joint joint1='t' joint2='q' "
+                                 "polycoef='0.01 0.02 0.05 -0.03 0' solimp='") +
+                         solimp + "'/></equality></mujoco>");
+    return path;
   };
-  ASSERT_EQ(replace_all("polycoef=\"-0.004175 -0.007189 0.00322 0.001538 -0.0007774\"",
-                        "polycoef=\"-0.005131243 -0.007849875 0.01432704 0.01748232 0.004925319\""),
-            2);
-  ASSERT_EQ(replace_all("polycoef=\"-0.454 0.003916 -0.006409 0.0007683 0.000651\"",
-                        "polycoef=\"-0.4541048 0.004306484 -0.00276134 0.00601784 0.002752\""),
-            2);
-  ASSERT_GT(replace_all("file=\"Geometry/", "file=\"" + kTrial + "model/Geometry/"), 0);
-  write_text(temp / "refit.xml", xml);
-  const auto refit =
-      trial_errors(temp / "refit.xml", "--lowpass-style opensim --smooth spline", temp);
-  ASSERT_EQ(refit.size(), 23u);
-  EXPECT_LT(refit.at("pelvis_tilt"), 0.10);
-  EXPECT_LT(refit.at("pelvis_tx"), 0.13);
-  for (const char* c : {"knee_angle_r", "knee_angle_l"}) EXPECT_LT(refit.at(c), 0.085) << c;
-  for (const char* c : {"ankle_angle_r", "ankle_angle_l"}) EXPECT_LT(refit.at(c), 0.002) << c;
+  const std::string soft = model("soft", "0.5 0.6 0.001"),
+                    stiff = model("stiff", "0.95 0.99 0.001");
+  // q = 0.8 sin(4 s), t on the polynomial with its exact velocity and acceleration.
+  const Model m = compile_mjcf_file(soft);
+  const double c[4] = {0.01, 0.02, 0.05, -0.03};
+  {
+    TrajectoryFileWriter file(temp / "motion.h5", m, {});
+    TrajectoryWriter& w = file.trajectory();
+    for (int r = 0; r < 20; ++r) {
+      const double s = 0.05 * r, q = 0.8 * std::sin(4 * s), qd = 3.2 * std::cos(4 * s),
+                   qdd = -12.8 * std::sin(4 * s);
+      const double f = c[0] + q * (c[1] + q * (c[2] + q * c[3]));
+      const double f1 = c[1] + q * (2 * c[2] + q * 3 * c[3]), f2 = 2 * c[2] + 6 * q * c[3];
+      w.append(Field::kTime, s);
+      w.append(Field::kQpos, std::vector<double>{f, q});
+      w.append(Field::kQvel, std::vector<double>{f1 * qd, qd});
+      w.append(Field::kQacc, std::vector<double>{f1 * qdd + f2 * qd * qd, qdd});
+    }
+    w.close();
+    file.commit();
+  }
+  Matrix reduced[2], constraint[2], joint[2], qpos;
+  for (int k = 0; k < 2; ++k) {
+    const std::string out = temp / ("out" + std::to_string(k) + ".h5");
+    const auto r =
+        run_inverse((k == 0 ? soft : stiff) + " " + temp / "motion.h5" + " --residuals -o " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Trajectory t = TrajectoryInput::open(out).single();
+    reduced[k] = t.read_extra("qfrc_reduced");
+    joint[k] = t.read_extra("qfrc_joint");
+    constraint[k] = t.read(Field::kQfrcConstraint);
+    qpos = t.read(Field::kQpos);
+  }
+  ASSERT_EQ(reduced[0].rows, 20u);
+  double lambda_apart = 0, peak = 0;
+  for (size_t row = 0; row < 20; ++row) {
+    lambda_apart = std::max(lambda_apart, std::abs(constraint[0](row, 0) - constraint[1](row, 0)));
+    peak = std::max(peak, std::abs(reduced[0](row, 1)));
+    EXPECT_EQ(reduced[0](row, 0), 0);
+    // The same projection whatever the equality's impedance, and it is the joints' forces on
+    // (f'(q), 1).
+    EXPECT_NEAR(reduced[0](row, 1), reduced[1](row, 1), 1e-9) << "row " << row;
+    const double q = qpos(row, 1), f1 = c[1] + q * (2 * c[2] + q * 3 * c[3]);
+    EXPECT_NEAR(reduced[1](row, 1), joint[1](row, 1) + f1 * joint[1](row, 0), 1e-12) << row;
+  }
+  // The equality's force is there and depends on solimp: the test looks at what it claims to.
+  EXPECT_GT(lambda_apart, 0.1);
+  EXPECT_GT(peak, 0.1);
 }
 
 // The residuals are the pelvis dofs of qfrc_reduced, named; the flags a row each.
