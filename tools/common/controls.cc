@@ -20,8 +20,25 @@ double halton(int64_t index, int base) {
   return result;
 }
 
+namespace {
+
+// The shift of seed `seed`'s sequence for control j, uniform in [0, 1), 0 for seed 0 (so that seed
+// 0 is testspeed's sequence): a random shift modulo 1 (Cranley-Patterson rotation) keeps each
+// sequence's even spread and makes sequences of different seeds independent. (Offsetting the index
+// by seed * 2^32, as before, moved each value by about 1e-10 only: the radical inverse puts an
+// index's high digits in its lowest.)
+double seed_shift(int64_t seed, int j) {
+  if (seed == 0) return 0;
+  uint64_t z = static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(j) + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finaliser
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+}  // namespace
+
 void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double* ctrl) {
-  constexpr int64_t kSeedStride = int64_t{1} << 32;
   for (int j = 0; j < m.nu; ++j) {
     double center = 0, radius = 1;
     if (m.actuator_ctrllimited[j]) {
@@ -29,7 +46,9 @@ void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double
       center = (range[1] + range[0]) / 2;
       radius = (range[1] - range[0]) / 2;
     }
-    ctrl[j] = center + noise * radius * (2 * halton(i + seed * kSeedStride, j + 2) - 1);
+    double u = halton(i, j + 2) + seed_shift(seed, j);
+    if (u >= 1) u -= 1;
+    ctrl[j] = center + noise * radius * (2 * u - 1);
   }
 }
 

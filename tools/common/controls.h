@@ -19,8 +19,9 @@ namespace joco::tools {
 double halton(int64_t index, int base);
 
 // testspeed's control noise at step `i`: ctrl[j] = center + noise * radius * (2 halton(i, j + 2) -
-// 1), with center and radius from ctrlrange where limited (0 and 1 otherwise). `seed` shifts the
-// sequence (seed 0 is testspeed's).
+// 1), with center and radius from ctrlrange where limited (0 and 1 otherwise). Another `seed`
+// rotates each control's sequence by its own pseudo-random shift modulo 1, so that rollouts of
+// different seeds get independent noise (seed 0 is testspeed's sequence unshifted).
 void control_noise(const Model& m, double noise, int64_t seed, int64_t i, double* ctrl);
 
 // A batch stacked in the datasets of one group, as numpy users write it with h5py and as MuJoCo's
