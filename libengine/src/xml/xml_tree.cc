@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "joco/error.h"
+#include "xml/xml_limits.h"
 
 namespace joco::compiler {
 
@@ -42,6 +43,11 @@ class Loader {
     auto doc = std::make_unique<tinyxml2::XMLDocument>(true, tinyxml2::COLLAPSE_WHITESPACE);
     if (doc->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
       std::string reason = doc->ErrorStr() ? doc->ErrorStr() : "malformed XML";
+      if (doc->ErrorID() == tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED) {
+        reason = "elements nest deeper than " + std::to_string(kMaxXmlDepth) +
+                 " levels, the XML reader's limit (MuJoCo 2.2.2's too): at most " +
+                 std::to_string(kMaxBodyDepth) + " levels of <body>";
+      }
       throw InputError(source + ":" + std::to_string(doc->ErrorLineNum()) +
                        ": malformed XML: " + reason);
     }
