@@ -162,6 +162,9 @@ TEST(ClaimedSizes, StepsBeyondWhatTheOutputCanHoldAreRefusedAtOnce) {
       "joco-simulate " + kArm + " --steps " + huge + " -o - > /dev/null",
       "joco-simulate " + kArm + " --steps " + huge + " --compress -o " + dir + "/a.h5",
       "joco-simulate " + kArm + " --steps 1000000000 --batch 100000 -o " + dir + "/a.h5",
+      // Refused before the inputs of 2e9 rollouts are made (that alone ran past a minute).
+      "joco-simulate " + kArm + " --steps 1000 --batch 2000000000 --ctrl-noise 0.1 -o " + dir +
+          "/a.h5",
       "joco-fwdinv-check " + kArm + " --steps " + huge,
   };
   for (const std::string& c : commands) {

@@ -89,17 +89,23 @@ int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
   const RolloutPlan plan = dist.plan(o.batch, o.distribute, o.output);
   refuse_binary_to_terminal(plan.path);  // before the work
   Model m = load_model(o.model);
+  // The rows claimed (--steps, --batch) against the space their file needs, before any work:
+  // with --steps given, before the inputs are made (one per rollout), counting the arrays
+  // recorded without applied forces (fewer bytes: never refused wrongly); then exactly.
+  const auto check_space = [&](const Recorder& record, const auto& steps_of) {
+    long double rows = 0, row_bytes = 0;
+    for (int i = 0; i < plan.range.count; ++i)
+      rows += static_cast<long double>(steps_of(plan.range.first + i) / o.every) + 1;
+    for (const RecordedArray& a : record.arrays()) row_bytes += sizeof(double) * a.row_size;
+    check_output_space(plan.path, rows, row_bytes, "--steps or --batch, or raise --every");
+  };
+  if (o.steps >= 0) check_space(recorder(m, o, false), [&](int) { return o.steps; });
   // --set applied to m; --params checked, every row, before the first rollout.
   const RolloutParameters parameters(m, o.set, o.params, o.batch);
   // Every rollout's inputs, read before the threads start (HDF5 is not thread-safe).
   const RolloutInputs inputs(m, o);
   const Recorder record = recorder(m, o, inputs.controls_from_file());
-  // The rows claimed (--steps, --batch) against the space their file needs, before any work.
-  long double rows = 0, row_bytes = 0;
-  for (int i = 0; i < plan.range.count; ++i)
-    rows += static_cast<long double>(inputs.steps(plan.range.first + i) / o.every) + 1;
-  for (const RecordedArray& a : record.arrays()) row_bytes += sizeof(double) * a.row_size;
-  check_output_space(plan.path, rows, row_bytes, "--steps or --batch, or raise --every");
+  check_space(record, [&](int b) { return inputs.steps(b); });
   TrajectoryFileWriter file(plan.path, m, writer_options(m, o, ctx));
   // A rollout is named by its global index b in [0, B): b alone decides its inputs (init group b,
   // controls group b, noise seed + b), so its result does not depend on which thread or process
