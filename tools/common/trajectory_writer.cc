@@ -11,12 +11,14 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "common/h5.h"
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/nonfinite_rows.h"
 #include "common/trajectory_path.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
@@ -296,6 +298,8 @@ struct TrajectoryWriter::Impl {
   std::vector<Column> contact_columns;   // kContactColumns
   std::map<std::string, Column> extras;  // append_extra's datasets
   int64_t max_contact_row = -1;
+  NonFiniteRows nonfinite;
+  std::set<std::string> missing_allowed;  // allow_missing's extras
   bool closed = false;
 
   // "out.h5:/rollout_00001": datasets are prefix() + "/" + name.
@@ -345,6 +349,9 @@ void TrajectoryWriter::append(Field f, std::span<const double> values, size_t ro
     }
     w.columns[i] = std::make_unique<Column>(
         make_column(w.group.get(), info.name, std::move(inner), info.stored, w.options, w.hdf5));
+  }
+  if (info.stored == Stored::kFloat64) {
+    w.nonfinite.scan(w.prefix(), info.name, w.columns[i]->rows(), values, row_size);
   }
   append_column(*w.columns[i], values.data(), rows, w.prefix());
 }
@@ -467,7 +474,14 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
     c.written += rows;
     return;
   }
+  if (!w.missing_allowed.contains(name)) {
+    w.nonfinite.scan(w.prefix(), name, c.rows(), values, c.row_size);
+  }
   append_column(c, values.data(), rows, w.prefix());
+}
+
+void TrajectoryWriter::allow_missing(const std::string& name) {
+  impl_->missing_allowed.insert(name);
 }
 
 void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std::string& name,
@@ -544,6 +558,7 @@ void TrajectoryWriter::close() {
     throw std::logic_error(where + "/contact: a contact refers to row " +
                            std::to_string(w.max_contact_row) + " of " + std::to_string(rows));
   }
+  w.nonfinite.report(where);
   // The last chunks (each flush takes the lock), then the rest under the lock.
   for (auto& c : w.columns) {
     if (c) flush_column(*c, where);
@@ -622,6 +637,7 @@ struct TrajectoryFileWriter::Impl {
     w->group_path = group_path;
     w->sizes = sizes;
     w->options = options;
+    w->nonfinite = NonFiniteRows(options.strict_finite);
     w->hdf5 = &hdf5;
     const std::string where = w->where();
     if (group_path == "/") {

@@ -46,6 +46,10 @@ struct WriterOptions {
   // 0-9; 0 writes uncompressed (still chunked), else shuffled and deflated. Byte planes of nearly
   // uniform bytes are stored whatever the level (schemas/trajectory.md, Storage).
   int deflate_level = default_deflate_level();
+  // Rows with a non-finite value (Inf, NaN) in a float64 dataset are reported on standard error
+  // by dataset and row when the group closes; with strict_finite (a tool's --strict), the first
+  // one is a RuntimeError instead.
+  bool strict_finite = false;
 };
 
 class TrajectoryFileWriter;
@@ -86,6 +90,9 @@ class TrajectoryWriter {
   // The same with rows = values.size() / row size; std::invalid_argument for an empty row shape.
   void append_extra(const std::string& name, const std::vector<size_t>& row_shape,
                     std::span<const double> values);
+  // NaN in the extra dataset `name` means a missing value (a marker not seen), not a failure: it is
+  // not reported as non-finite.
+  void allow_missing(const std::string& name);
   // A string attribute on an extra dataset already appended to.
   void set_extra_attribute(const std::string& dataset, const std::string& name,
                            const std::string& value);

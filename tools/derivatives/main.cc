@@ -38,6 +38,7 @@ struct Options {
   int iterations = -1;  // -1: the model's settings (transition), 30 (continuous)
   int warmup = 3;
   int threads = 1;
+  bool strict = false;  // a non-finite value written: exit code 4
 };
 
 constexpr const char* kStateConvention =
@@ -146,6 +147,7 @@ TrajectoryFileWriter make_writer(const Model& m, const Options& o, const ToolCon
   wo.model_name = std::string(m.model_name());
   wo.creator = ctx.name + " " JOCO_VERSION;
   wo.command = command_line();
+  wo.strict_finite = o.strict;
   return TrajectoryFileWriter(o.output, m, wo);
 }
 
@@ -355,6 +357,8 @@ int main(int argc, char** argv) {
                        "Rows of --states: indices and ranges, e.g. 0,10-20,100-900:100")
             ->needs(states);
         app.add_option("--eps", o.eps, "Finite-difference step")->check(joco::tools::kPositive);
+        app.add_flag("--strict", o.strict,
+                     "Stop with exit code 4 when a row written is not finite (Inf or NaN)");
         auto* centered =
             app.add_flag("--centered", o.centered, "Centred differences (default: forward)");
         app.add_option(

@@ -22,6 +22,7 @@
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "common/report.h"
+#include "common/run_size.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
 #include "joco/constraint.h"
@@ -187,6 +188,11 @@ State capture(const Model& m, const Data& d, int64_t row) {
 // the model's initial state when its position or velocity check reset d (a state whose qacc
 // diverged is kept, so that the check sees it).
 std::vector<State> rollout_states(const Model& m, const Options& o) {
+  // Every state is held until the checks: refused before the rollout when they cannot be.
+  const long double state_bytes =
+      sizeof(State) + sizeof(double) * static_cast<long double>(state_size(m, kCheckedState));
+  check_memory_need((static_cast<long double>(o.steps) + 1) * state_bytes,
+                    "--steps " + std::to_string(o.steps) + ": the rollout's states", "--steps");
   std::vector<State> states;
   Data d(m);
   const ControlSource controls =

@@ -53,6 +53,7 @@ struct Options {
   std::string external_loads, loads_frame, loads_data;
   std::vector<std::string> load_bodies;
   bool lowpass_loads = false, residuals = false, no_damping = false;
+  bool strict = false;  // a non-finite value written: exit code 4
   std::vector<std::string> set;
   double constraint_threshold = -1;  // N or N m; < 0: 5% of the model's weight
 };
@@ -623,6 +624,7 @@ int run(const Options& o, const ToolContext& ctx) {
   wo.model_name = std::string(m.model_name());
   wo.creator = ctx.name + " " JOCO_VERSION;
   wo.command = command_line();
+  wo.strict_finite = o.strict;
   TrajectoryFileWriter file(o.output, m, wo);
   for (size_t g = 0; g < groups.size(); ++g) {
     std::optional<Trajectory> t;
@@ -759,6 +761,7 @@ int run(const Options& o, const ToolContext& ctx) {
     if (loads) {
       w.set_attribute("external_loads", o.external_loads);
       std::vector<double> samples = in.loads;
+      w.allow_missing("external_loads");  // NaN: a load given no point (schemas/trajectory.md)
       w.append_extra("external_loads", {loads->loads().size(), 9}, samples);
       std::string names;
       for (const ExternalLoad& l : loads->loads())
@@ -842,6 +845,8 @@ int main(int argc, char** argv) {
                        "|qfrc_constraint| (N or N m) above which a row is flagged (default 5% of "
                        "the model's weight)")
             ->check(joco::tools::kNonNegative);
+        app.add_flag("--strict", o.strict,
+                     "Stop with exit code 4 when a row written is not finite (Inf or NaN)");
         app.add_flag("--no-damping", o.no_damping,
                      "Zero every joint's damping (dof_damping) before the inverse");
         app.add_option("--set", o.set,

@@ -19,6 +19,7 @@
 #include "common/model_parameters.h"
 #include "common/parallel.h"
 #include "common/progress.h"
+#include "common/run_size.h"
 #include "common/tool.h"
 #include "common/trajectory.h"
 #include "joco/forward.h"
@@ -62,8 +63,9 @@ Recorder recorder(const Model& m, const Options& o, bool applied_forces) {
                           : Recorder::parse(o.record, m, applied_forces);
 }
 
-WriterOptions writer_options(const Model& m, const ToolContext& ctx) {
+WriterOptions writer_options(const Model& m, const Options& o, const ToolContext& ctx) {
   WriterOptions wo;
+  wo.strict_finite = o.strict;  // a non-finite value written is a failure under --strict
   wo.model_name = std::string(m.model_name());
   wo.creator = ctx.name + " " JOCO_VERSION;
   wo.command = command_line();
@@ -87,12 +89,24 @@ int simulate(const Options& o, const ToolContext& ctx, Distribution& dist) {
   const RolloutPlan plan = dist.plan(o.batch, o.distribute, o.output);
   refuse_binary_to_terminal(plan.path);  // before the work
   Model m = load_model(o.model);
+  // The rows claimed (--steps, --batch) against the space their file needs, before any work:
+  // with --steps given, before the inputs are made (one per rollout), counting the arrays
+  // recorded without applied forces (fewer bytes: never refused wrongly); then exactly.
+  const auto check_space = [&](const Recorder& record, const auto& steps_of) {
+    long double rows = 0, row_bytes = 0;
+    for (int i = 0; i < plan.range.count; ++i)
+      rows += static_cast<long double>(steps_of(plan.range.first + i) / o.every) + 1;
+    for (const RecordedArray& a : record.arrays()) row_bytes += sizeof(double) * a.row_size;
+    check_output_space(plan.path, rows, row_bytes, "--steps or --batch, or raise --every");
+  };
+  if (o.steps >= 0) check_space(recorder(m, o, false), [&](int) { return o.steps; });
   // --set applied to m; --params checked, every row, before the first rollout.
   const RolloutParameters parameters(m, o.set, o.params, o.batch);
   // Every rollout's inputs, read before the threads start (HDF5 is not thread-safe).
   const RolloutInputs inputs(m, o);
   const Recorder record = recorder(m, o, inputs.controls_from_file());
-  TrajectoryFileWriter file(plan.path, m, writer_options(m, ctx));
+  check_space(record, [&](int b) { return inputs.steps(b); });
+  TrajectoryFileWriter file(plan.path, m, writer_options(m, o, ctx));
   // A rollout is named by its global index b in [0, B): b alone decides its inputs (init group b,
   // controls group b, noise seed + b), so its result does not depend on which thread or process
   // runs it. The rollouts this process runs: all of them (a share of them under MPI or --shard).
@@ -163,7 +177,7 @@ int evaluate(const Options& o, const ToolContext& ctx, const Distribution& dist)
   const RolloutParameters parameters(m, o.set, "", 0);  // --set applied to m
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
   const std::vector<std::string> groups = input.trajectory_groups();
-  TrajectoryFileWriter file(o.output, m, writer_options(m, ctx));
+  TrajectoryFileWriter file(o.output, m, writer_options(m, o, ctx));
   for (size_t g = 0; g < groups.size(); ++g) {
     Trajectory t = input.trajectory(groups[g]);
     const TrajectoryStates states(m, t);
@@ -262,14 +276,15 @@ int main(int argc, char** argv) {
         auto* params = app.add_option("--params", o.params,
                                       "Per-rollout parameters: CSV or HDF5, one row per rollout");
         auto* strict = app.add_flag("--strict", o.strict,
-                                    "Stop with exit code 4 when the simulation diverges");
+                                    "Stop with exit code 4 when the simulation diverges or a "
+                                    "row written is not finite");
         auto* evaluate = app.add_option(
             "--evaluate", o.evaluate, "Forward dynamics at every row of STATES.h5, no integration");
         // A flag that only means something in another mode is refused there, never ignored:
         // --evaluate takes no time steps (its states come from STATES.h5), --join simulates
         // nothing (--self-contained without --join: Distribution).
         for (CLI::Option* rollout_only :
-             {steps, batch, ctrl, noise, seed, init, init_row, every, params, strict}) {
+             {steps, batch, ctrl, noise, seed, init, init_row, every, params}) {
           evaluate->excludes(rollout_only);
         }
         joco::tools::add_distribute_options(app, o.distribute, model);

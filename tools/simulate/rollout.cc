@@ -37,6 +37,11 @@ RolloutStats rollout(const Model& m, Data& d, const Options& o, const InitialSta
   stats.steps = steps;
   ForwardInputs before(m);
   std::vector<double> row(record.widest());  // one array's row on its way to w
+  // The rows that start again from the initial state after a divergence check's reset (the
+  // attribute resets, schemas/trajectory.md): the row written at the reset's step, or under
+  // --every the next one written.
+  std::vector<double> reset_rows;
+  const int64_t last_row = steps / o.every;
   for (int64_t t = 0; t <= steps; ++t) {
     controls.apply(m, d, static_cast<size_t>(t));
     const int resets_before = resets(d);
@@ -49,6 +54,10 @@ RolloutStats rollout(const Model& m, Data& d, const Options& o, const InitialSta
       }
       // A divergence check reset d: forward ran from the model's initial state.
       before.save(m, Data(m));
+      const int64_t r = (t + o.every - 1) / o.every;
+      if (r <= last_row && (reset_rows.empty() || reset_rows.back() != static_cast<double>(r))) {
+        reset_rows.push_back(static_cast<double>(r));
+      }
     }
     if (t % o.every == 0) {
       record.append_row(d, before, w, row);
@@ -64,6 +73,7 @@ RolloutStats rollout(const Model& m, Data& d, const Options& o, const InitialSta
     if (t < steps) step2(m, d);
     if (progress) progress->advance();
   }
+  if (!reset_rows.empty()) w.set_attribute("resets", reset_rows);
   stats.warnings = warnings(d);
   return stats;
 }

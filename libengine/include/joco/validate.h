@@ -7,6 +7,11 @@
 
 namespace joco {
 
+// No size of a model may exceed this (validate_model): it keeps every int product of two sizes in
+// the tables far from overflow. Decoders of assets refuse, from their headers, what would exceed it
+// (a PNG's pixels), before decompressing anything.
+inline constexpr int kMaxModelSize = 1 << 28;
+
 // Checks every size, every integer field against its table check, and the structural relations the
 // pipeline relies on (address spans, tree order, per-type references). Throws InputError naming
 // `source` and the first bad field and element.

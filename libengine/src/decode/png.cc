@@ -9,6 +9,7 @@
 
 #include "decode/inflate.h"
 #include "joco/error.h"
+#include "joco/validate.h"
 
 namespace joco::compiler {
 
@@ -166,7 +167,13 @@ class Decoder {
   }
 
   uint64_t raw_size() const {
-    if (uint64_t{3} * h_.width * h_.height > kMaxRawBytes) throw PngError("image is too large");
+    // The RGB texture (or height field) it makes cannot be larger than a model's largest array:
+    // refused from the header, before inflating gigabytes a few megabytes of deflate can claim.
+    if (uint64_t{3} * h_.width * h_.height > uint64_t{kMaxModelSize}) {
+      throw PngError("image is too large: " + std::to_string(h_.width) + " x " +
+                     std::to_string(h_.height) + " pixels, more than the " +
+                     std::to_string(kMaxModelSize) + " bytes of RGB a model holds");
+    }
     uint64_t total = 0;
     for (const Pass& p : passes_of(h_)) {
       if (p.width == 0 || p.height == 0) continue;

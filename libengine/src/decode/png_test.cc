@@ -172,6 +172,12 @@ TEST(Png, EveryClassOfMalformedFileIsAnInputErrorNamingTheFile) {
   expect_error(png({ihdr(2, 2, 8, 0, 2), idat, iend}), "interlace method");
   expect_error(png({ihdr(60000, 60000, 8, 2), idat, iend}),
                "too large");  // checked before inflating
+  // An image whose RGB is larger than a model's largest array (kMaxModelSize bytes) is refused from
+  // its header: a 2 MB deflate bomb declaring 26000 x 26000 pixels inflated 2 GB for 74 s before
+  // the model's validation refused its texture (9500 x 9500, 0.26 MB: 9.7 s).
+  expect_error(png({ihdr(9500, 9500, 8, 2), idat, iend}),
+               "image is too large: 9500 x 9500 pixels, more than the 268435456 bytes");
+  expect_error(png({ihdr(9459, 9459, 8, 2), idat, iend}), "image data");  // 3 w h fits
 
   // chunks
   expect_error(png({ihdr(2, 2, 8, 3), idat, iend}), "without a PLTE");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "derivative/fd_support.h"
@@ -35,7 +36,8 @@ void copy_inputs(const Model& m, const Data& from, Data& to) {
 }
 
 // Runs fn(worker index, column begin, column end) on every worker, one thread each (inline for a
-// single worker), and rethrows the first failure.
+// single worker), and rethrows the first failure. Workers whose thread the system refuses (ulimit
+// -u, -v) run on the calling thread: the result is the same, only slower.
 template <class Fn>
 void for_each_worker(int nv, int nworker, Fn fn) {
   const int chunk = (nv + nworker - 1) / nworker;
@@ -45,17 +47,26 @@ void for_each_worker(int nv, int nworker, Fn fn) {
   }
   std::exception_ptr failure;
   std::mutex mutex;
+  const auto run = [&](int t) {
+    try {
+      fn(t, std::min(nv, t * chunk), std::min(nv, (t + 1) * chunk));
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
   std::vector<std::thread> threads;
-  for (int t = 0; t < nworker; ++t) {
-    threads.emplace_back([&, t]() {
-      try {
-        fn(t, std::min(nv, t * chunk), std::min(nv, (t + 1) * chunk));
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    });
+  threads.reserve(static_cast<size_t>(nworker));
+  int started = 0;
+  for (; started < nworker; ++started) {
+    try {
+      threads.emplace_back(run, started);
+    } catch (const std::system_error&) {
+      break;  // a thread or memory limit: the calling thread does the rest
+    }
   }
+  // Workers whose thread could not start run here, one after the other, with their own scratch.
+  for (int t = started; t < nworker; ++t) run(t);
   for (std::thread& th : threads) th.join();
   if (failure) std::rethrow_exception(failure);
 }

@@ -12,11 +12,11 @@ namespace joco {
 
 namespace {
 
-// No size may exceed this: keeps every int product of two sizes in the tables far from overflow.
+// No size may exceed kMaxModelSize (joco/validate.h).
 // nstack is the exception: no table multiplies it, and the stack is addressed by int offsets, so
 // any int count of doubles is valid (MuJoCo 2.2.2 derives 5 * njmax^2 doubles and more from
 // njmax).
-constexpr int kMaxSize = 1 << 28;
+constexpr int kMaxSize = kMaxModelSize;
 // The largest Data a model may ask for (bytes).
 constexpr double kMaxDataBytes = double(int64_t{1} << 40);
 

@@ -22,6 +22,7 @@
 #include "joco/error.h"
 #include "math/vec.h"
 #include "xml/attributes.h"
+#include "xml/xml_limits.h"
 
 namespace joco::urdf {
 
@@ -34,9 +35,6 @@ constexpr double kDensity = 1000;
 // Given to moving bodies without mass, and without rotational inertia.
 constexpr double kTinyMass = 1e-6;
 constexpr double kTinyInertia = 1e-10;
-// The deepest body nesting an XML reader limited to 100 levels takes (<mujoco>, <worldbody> and a
-// body's own children use three).
-constexpr int kMaxBodyDepth = 97;
 
 // A frame in a body's frame. `xyz` and `rpy` point at URDF numbers the frame's position and
 // rotation equal, when they do (so they can be written as the file has them).
@@ -1238,13 +1236,14 @@ MjcfDocument Converter::run() {
   for (const auto& [what, names] : notes_) s.push_back(what + ": " + name_list(names));
   for (const auto& [what, count] : r_.ignored)
     s.push_back("top-level <" + what + "> ignored (" + std::to_string(count) + ")");
-  // MJCF nests bodies as XML elements, and XML readers limit nesting (tinyxml2, which joco and
-  // MuJoCo read with, stops at 100 levels, the <mujoco> and <worldbody> levels included).
+  // MJCF nests bodies as XML elements, which joco's MJCF reader (and MuJoCo 2.2.2's) read to
+  // kMaxBodyDepth levels: deeper, the MJCF would be refused by every reader of it, joco-compile
+  // included, so it is not written.
   if (max_depth_ > kMaxBodyDepth) {
-    warn(r_.where, "bodies nest " + std::to_string(max_depth_) +
-                       " deep: MJCF readers built on tinyxml2 (joco's and " +
-                       "MuJoCo's) read at most " + std::to_string(kMaxBodyDepth) +
-                       " levels of bodies");
+    throw InputError(r_.where + ": bodies nest " + std::to_string(max_depth_) +
+                     " deep, more than the " + std::to_string(kMaxBodyDepth) +
+                     " levels of <body> MJCF readers take (XML elements nest at most " +
+                     std::to_string(kMaxXmlDepth) + " deep in joco's and MuJoCo 2.2.2's)");
   }
   doc.header = header();
   return doc;

@@ -4,10 +4,12 @@
 #include <ostream>
 
 #include "joco/error.h"
+#include "joco/mjcf.h"
 #include "joco/urdf.h"
 #include "support/errors.h"
 #include "support/test_models.h"
 #include "support/test_support.h"
+#include "xml/xml_limits.h"
 
 namespace joco {
 namespace {
@@ -225,19 +227,24 @@ std::string chain(int links) {
 }
 
 TEST(UrdfErrorOptions, ChainsTooDeepToConvert) {
-  // The reader refuses chains deeper than 2000 links; deeper than 97 bodies converts with a
-  // warning, since XML readers limited to 100 levels refuse the MJCF (the compile fails cleanly).
+  // The reader refuses chains deeper than 2000 links (it walks them recursively).
   expect_fragments(error_of(chain(2002)), "t.urdf:2003: <joint 'j2001'>|deeper than 2000 links",
                    "deep chain");
+  // One nesting limit for the converter and the MJCF reader (kMaxBodyDepth, from the XML reader's
+  // element depth): a chain the converter writes compiles; one level more is refused by both, by
+  // the converter before it writes MJCF that nothing could read (it converted with a warning).
   UrdfOptions o;
   o.base_dir = test::testdata("urdf/r2d2");
-  UrdfReport report;
-  urdf_to_mjcf(chain(99), "t.urdf", o, &report);
-  ASSERT_FALSE(report.warnings.empty());
-  EXPECT_NE(report.warnings.back().find("bodies nest 99 deep"), std::string::npos)
-      << report.warnings.back();
-  EXPECT_THROW(compile_urdf(chain(99), "t.urdf", o), InputError);
-  EXPECT_NO_THROW(compile_urdf(chain(90), "t.urdf", o));
+  EXPECT_NO_THROW(compile_urdf(chain(kMaxBodyDepth), "t.urdf", o));
+  expect_fragments(error_of(chain(kMaxBodyDepth + 1)),
+                   "t.urdf|bodies nest 97 deep|96 levels of <body>|at most 99 deep", "too deep");
+  std::string mjcf = "<mujoco><worldbody>";
+  for (int i = 0; i <= kMaxBodyDepth; ++i) mjcf += "<body><geom size='1'/>";
+  for (int i = 0; i <= kMaxBodyDepth; ++i) mjcf += "</body>";
+  mjcf += "</worldbody></mujoco>";
+  expect_fragments(test::input_error([&] { compile_mjcf(mjcf, "deep.xml", "."); }),
+                   "deep.xml:1|nest deeper than 99 levels|at most 96 levels of <body>",
+                   "MJCF too deep");
 }
 
 TEST(UrdfErrorOptions, StrictTurnsWarningsIntoErrors) {

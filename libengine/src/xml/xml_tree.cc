@@ -9,6 +9,7 @@
 
 #include "joco/error.h"
 #include "joco/xml_error.h"
+#include "xml/xml_limits.h"
 
 namespace joco::compiler {
 
