@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include "xml/xml_limits.h"
+
 namespace joco {
 namespace {
 
@@ -43,7 +45,10 @@ std::string xml_error_in_words(int error_id, std::string_view error_str) {
     case tinyxml2::XML_ERROR_PARSING_UNKNOWN:
       return "a <!...> construct cannot be read (not closed with >)";
     case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "the document is empty: no XML element";
-    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED: return "elements are nested too deeply" + in_element;
+    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED:
+      return "elements nest deeper than " + std::to_string(kMaxXmlDepth) +
+             " levels, the XML reader's limit (MuJoCo 2.2.2's too): at most " +
+             std::to_string(kMaxBodyDepth) + " levels of <body>";
     case tinyxml2::XML_ERROR_PARSING:
       return "the XML cannot be read" + in_element +
              " (text or a second element after the root element, or a truncated file)";
