@@ -1,5 +1,6 @@
 #include "common/h5_guard.h"
 
+#include <fcntl.h>
 #include <hdf5_hl.h>
 #include <poll.h>
 #include <signal.h>
@@ -214,6 +215,13 @@ double now_seconds() {
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);  // a crash here is expected, and reported by the parent
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) signal(sig, SIG_DFL);
+  // Nothing of the child reaches the tool's output (glibc's "corrupted" messages before an abort,
+  // say): its outcome is reported by the parent.
+  const int null = ::open("/dev/null", O_RDWR);
+  if (null >= 0) {
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+  }
   double last = 0;
   // Progress reaches the parent at most every 0.1 s.
   const std::function<void()> step = [&] {
