@@ -272,20 +272,38 @@ void guard_hdf5_read(const std::string& name, const Hdf5Opener& open, const std:
     run_child(fds[1], open, scope);
   }
   close(fds[1]);
+  // A hang is a child busy without progress: kGuardIdleSeconds of waiting during which it also
+  // used kGuardIdleCpuSeconds of CPU (a child starved of CPU on a loaded machine is not hung), or
+  // kGuardStallSeconds of waiting whatever it did.
+  clockid_t child_clock;
+  const bool has_clock = clock_getcpuclockid(pid, &child_clock) == 0;
+  auto child_cpu = [&] {
+    timespec ts{};
+    if (!has_clock || clock_gettime(child_clock, &ts) != 0) return 0.0;
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  double progress_wall = now_seconds(), progress_cpu = child_cpu();
   bool done = false, hung = false;
   for (;;) {
     pollfd p{fds[0], POLLIN, 0};
-    const int r = poll(&p, 1, kGuardIdleSeconds * 1000);
+    const int r = poll(&p, 1, 250);
     if (r < 0 && errno == EINTR) continue;
     if (r == 0) {
-      hung = true;
-      break;
+      const double waited = now_seconds() - progress_wall;
+      if ((waited >= kGuardIdleSeconds && child_cpu() - progress_cpu >= kGuardIdleCpuSeconds) ||
+          waited >= kGuardStallSeconds) {
+        hung = true;
+        break;
+      }
+      continue;
     }
     char buffer[256];
     const ssize_t n = read(fds[0], buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     if (buffer[n - 1] == 'K') done = true;
+    progress_wall = now_seconds();
+    progress_cpu = child_cpu();
   }
   close(fds[0]);
   if (hung) kill(pid, SIGKILL);

@@ -22,15 +22,17 @@ using Hdf5Opener = std::function<hid_t()>;
 
 // Reads the file opened by `open` in a child process: the groups on the way to `scope` ("/group")
 // and everything under it and under /model, or the whole file when `scope` is empty. Throws
-// InputError "NAME: damaged HDF5 file: ..." when the child dies by a signal or makes no progress
-// for kGuardIdleSeconds. Call it while no other thread is inside the HDF5 library (the child
-// inherits the library's state).
+// InputError "NAME: damaged HDF5 file: ..." when the child dies by a signal or hangs (below). Call
+// it while no other thread is inside the HDF5 library (the child inherits the library's state).
 void guard_hdf5_read(const std::string& name, const Hdf5Opener& open,
                      const std::string& scope = "");
 
-// The child's longest pause between two steps of its reading (an object, an attribute, a block of
-// rows) before it is taken to hang.
+// When the child is taken to hang: no step of its reading (an object, an attribute, a block of
+// rows) for kGuardIdleSeconds during which it used kGuardIdleCpuSeconds of CPU (busy, not starved
+// on a loaded machine), or none for kGuardStallSeconds whatever it did.
 inline constexpr int kGuardIdleSeconds = 5;
+inline constexpr double kGuardIdleCpuSeconds = 1;
+inline constexpr int kGuardStallSeconds = 60;
 
 // The reading done in the child, in this process (for the fuzz target, which runs it under the
 // sanitizers): never throws; returns how many objects it read.

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <random>
 #include <set>
 #include <string>
@@ -172,6 +173,11 @@ struct Sweep {
   uint64_t first_seed;
   size_t count;  // mutations per reader
 };
+
+void PrintTo(const Sweep& s, std::ostream* os) {
+  *os << readers()[s.reader].name << ", mutations " << s.first_seed << " to "
+      << s.first_seed + s.count - 1;
+}
 
 class DamagedHdf5Sweep : public testing::TestWithParam<Sweep> {};
 
