@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <set>
 #include <utility>
 #include <vector>
@@ -209,6 +210,14 @@ double now_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+// A process's address space in bytes (0 when unknown).
+uint64_t address_space_bytes(const std::string& pid = "self") {
+  std::ifstream statm("/proc/" + pid + "/statm");
+  uint64_t pages = 0;
+  if (!(statm >> pages)) return 0;
+  return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
 // The child: opens, reads, says 'K' when done. It never returns: _exit leaves the parent's files,
 // buffers and HDF5 state alone.
 [[noreturn]] void run_child(int fd, const Hdf5Opener& open, const std::string& scope) {
@@ -259,6 +268,7 @@ void guard_hdf5_read(const std::string& name, const Hdf5Opener& open, const std:
     throw RuntimeError(name +
                        ": cannot check the HDF5 file in a child process: " + std::strerror(errno));
   }
+  const uint64_t start_vm = address_space_bytes();
   const pid_t pid = fork();
   if (pid < 0) {
     const int e = errno;
@@ -283,8 +293,20 @@ void guard_hdf5_read(const std::string& name, const Hdf5Opener& open, const std:
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
   };
   double progress_wall = now_seconds(), progress_cpu = child_cpu();
-  bool done = false, hung = false;
+  // A damaged file can make the library allocate without end (one changed byte: 7.6 GB in 24 s):
+  // the child's address space may grow by kGuardMemoryBytes, no more. (A limit set in the child,
+  // RLIMIT_AS, would make the allocation fail there and the walk go on: the tool would then meet
+  // it.)
+  auto too_big = [&] {
+    const uint64_t vm = address_space_bytes(std::to_string(pid));
+    return start_vm > 0 && vm > start_vm + kGuardMemoryBytes;
+  };
+  bool done = false, hung = false, big = false;
   for (;;) {
+    if (too_big()) {
+      big = true;
+      break;
+    }
     pollfd p{fds[0], POLLIN, 0};
     const int r = poll(&p, 1, 250);
     if (r < 0 && errno == EINTR) continue;
@@ -306,9 +328,13 @@ void guard_hdf5_read(const std::string& name, const Hdf5Opener& open, const std:
     progress_cpu = child_cpu();
   }
   close(fds[0]);
-  if (hung) kill(pid, SIGKILL);
+  if (hung || big) kill(pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (big) {
+    throw InputError(name + ": damaged HDF5 file: the HDF5 library asked for more than " +
+                     std::to_string(kGuardMemoryBytes >> 20) + " MB reading it; refused");
   }
   if (hung) {
     throw InputError(name +

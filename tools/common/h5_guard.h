@@ -10,6 +10,7 @@
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -31,8 +32,12 @@ void guard_hdf5_read(const std::string& name, const Hdf5Opener& open,
 // rows) for kGuardIdleSeconds during which it used kGuardIdleCpuSeconds of CPU (busy, not starved
 // on a loaded machine), or none for kGuardStallSeconds whatever it did.
 inline constexpr int kGuardIdleSeconds = 5;
-inline constexpr double kGuardIdleCpuSeconds = 1;
+inline constexpr double kGuardIdleCpuSeconds = 0.5;
 inline constexpr int kGuardStallSeconds = 60;
+
+// How much the child's address space may grow beyond what it inherits (the walk reads blocks of
+// 1 MB; the library's chunk cache is 1 MB a dataset).
+inline constexpr uint64_t kGuardMemoryBytes = uint64_t{1} << 30;
 
 // The reading done in the child, in this process (for the fuzz target, which runs it under the
 // sanitizers): never throws; returns how many objects it read.
