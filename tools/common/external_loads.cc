@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/h5.h"
+#include "common/h5_guard.h"
 #include "common/io.h"
 #include "common/opensim_storage.h"
 #include "joco/error.h"
@@ -44,6 +45,8 @@ Storage read_hdf5_table(const std::string& path) {
     group = path.substr(colon + 1);
   }
   silence_hdf5();
+  guard_hdf5_read(
+      file, [&] { return H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }, group);
   H5Handle f = make_in(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                        file + ": cannot open the load file");
   H5Handle g =

@@ -2,6 +2,7 @@
 
 #include <hdf5_hl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -120,6 +121,45 @@ void write_double_attribute(hid_t obj, const std::string& name, double value,
   write_attribute(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value, where);
 }
 
+namespace {
+
+// The file's size in bytes (0 when unknown).
+uint64_t file_size_of(hid_t obj) {
+  hsize_t size = 0;
+  const hid_t file = H5Iget_file_id(obj);
+  if (file < 0 || H5Fget_filesize(file, &size) < 0) size = 0;
+  if (file >= 0) H5Fclose(file);
+  H5Eclear2(H5E_DEFAULT);
+  return size;
+}
+
+// n * m, or nullopt when it does not fit in 64 bits.
+std::optional<uint64_t> product(uint64_t n, uint64_t m) {
+  uint64_t r = 0;
+  if (__builtin_mul_overflow(n, m, &r)) return std::nullopt;
+  return r;
+}
+
+// What the file can hold of `count` elements of `size` bytes each: no more than its own size when
+// stored as they are, no more than kMaxCompressionRatio times it through filters.
+void check_bytes(hid_t obj, std::optional<uint64_t> count, size_t size, bool filtered,
+                 const std::string& where, const std::string& claim) {
+  const uint64_t file = file_size_of(obj);
+  const uint64_t limit = filtered ? file * kMaxCompressionRatio : file;
+  const std::optional<uint64_t> bytes = count ? product(*count, std::max<size_t>(size, 1)) : count;
+  if (file > 0 && (!bytes || *bytes > limit)) {
+    throw InputError(
+        where + ": claims " + claim + " (" +
+        (bytes ? std::to_string(*bytes) : std::string("more than 2^64")) +
+        " bytes), more than the file's " + std::to_string(file) + " bytes can hold" +
+        (filtered ? " even compressed (at most " + std::to_string(kMaxCompressionRatio) + ":1)"
+                  : std::string()) +
+        "; the file is damaged");
+  }
+}
+
+}  // namespace
+
 // Reads a string (variable or fixed length) from an attribute or dataset of `count` elements.
 std::vector<std::string> read_strings(hid_t obj, bool is_attribute, size_t count,
                                       const std::string& where) {
@@ -128,6 +168,8 @@ std::vector<std::string> read_strings(hid_t obj, bool is_attribute, size_t count
   if (H5Tget_class(file_type.get()) != H5T_STRING) {
     throw InputError(where + ": is not a string");
   }
+  check_bytes(obj, count, H5Tget_size(file_type.get()), !is_attribute, where,
+              std::to_string(count) + " strings");
   std::vector<std::string> out(count);
   if (count == 0) return out;
   auto read = [&](hid_t mem_type, void* buffer) {
@@ -241,6 +283,35 @@ void read_doubles(hid_t dataset, const std::vector<hsize_t>& dims, size_t first,
   }
 }
 
+void check_claimed_size(hid_t dataset, hid_t type, const std::vector<hsize_t>& dims,
+                        const std::string& where) {
+  H5Handle dcpl = make_in(H5Dget_create_plist(dataset), H5Pclose, "cannot read " + where);
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  // Values kept in other files (external storage, virtual datasets) are not this file's to give.
+  if (layout == H5D_VIRTUAL || H5Pget_external_count(dcpl.get()) > 0) {
+    H5Eclear2(H5E_DEFAULT);
+    throw InputError(where + ": keeps its values in other files (" +
+                     (layout == H5D_VIRTUAL ? "a virtual dataset" : "external storage") +
+                     "), which joco does not read");
+  }
+  const bool filtered = H5Pget_nfilters(dcpl.get()) > 0;
+  const size_t size = H5Tget_size(type);
+  std::optional<uint64_t> count = 1;
+  for (hsize_t d : dims) count = count ? product(*count, d) : count;
+  check_bytes(dataset, count, size, filtered, where, "shape " + shape_text(dims));
+  // The library allocates a whole chunk to read any of it.
+  if (layout == H5D_CHUNKED && !dims.empty()) {
+    std::vector<hsize_t> chunk(dims.size());
+    if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) ==
+        static_cast<int>(chunk.size())) {
+      std::optional<uint64_t> n = 1;
+      for (hsize_t c : chunk) n = n ? product(*n, c) : n;
+      check_bytes(dataset, n, size, filtered, where, "chunks of shape " + shape_text(chunk));
+    }
+  }
+  H5Eclear2(H5E_DEFAULT);
+}
+
 // Opens a dataset and checks that it holds numbers convertible to double.
 InputDataset open_numeric(hid_t parent, const std::string& name, const std::string& where) {
   if (!has_object(parent, name, H5I_DATASET)) throw InputError(where + ": is not a dataset");
@@ -264,6 +335,7 @@ InputDataset open_numeric(hid_t parent, const std::string& name, const std::stri
   if (rank < 0) fail_input("cannot read " + where);
   d.dims.resize(rank);
   if (rank > 0) H5Sget_simple_extent_dims(space.get(), d.dims.data(), nullptr);
+  check_claimed_size(d.dataset.get(), type.get(), d.dims, where);
   return d;
 }
 

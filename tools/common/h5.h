@@ -133,7 +133,18 @@ struct InputDataset {
   std::vector<hsize_t> dims;
 };
 
-// Opens a dataset and checks that it holds numbers convertible to double.
+// Deflate's greatest compression ratio (zlib's documentation: 1032:1).
+inline constexpr uint64_t kMaxCompressionRatio = 1032;
+
+// Checks a dataset's claimed size against its file's before anything is allocated for it: its
+// values (and one chunk of them) take no more bytes than the file holds, or kMaxCompressionRatio
+// times that when stored through filters; values kept in other files (external storage, virtual
+// datasets) are refused. InputError naming `where`: the file is damaged.
+void check_claimed_size(hid_t dataset, hid_t type, const std::vector<hsize_t>& dims,
+                        const std::string& where);
+
+// Opens a dataset and checks that it holds numbers convertible to double, of a size its file can
+// hold (check_claimed_size).
 InputDataset open_numeric(hid_t parent, const std::string& name, const std::string& where);
 
 // An attribute as written by any program: absent, one number, one string, or something else (an

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "common/h5.h"
+#include "common/h5_guard.h"
 #include "common/io.h"
 #include "common/time_grid.h"
 #include "joco/error.h"
@@ -357,6 +358,7 @@ MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& whe
       H5Pset_file_image(fapl.get(), const_cast<uint8_t*>(bytes.data()), bytes.size()) < 0) {
     fail_input(where + ": cannot open as HDF5");
   }
+  guard_hdf5_read(where, [&] { return H5Fopen("marker-image", H5F_ACC_RDONLY, fapl.get()); });
   H5Handle file = make_in(H5Fopen("marker-image", H5F_ACC_RDONLY, fapl.get()), H5Fclose,
                           where + ": cannot open as HDF5");
   const hid_t root = file.get();

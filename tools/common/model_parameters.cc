@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/h5.h"
+#include "common/h5_guard.h"
 #include "common/tool.h"
 #include "joco/error.h"
 
@@ -108,6 +109,8 @@ void read_hdf5(ParameterTable& t, const Model& m) {
     group = t.path.substr(colon + 1);
   }
   silence_hdf5();
+  guard_hdf5_read(
+      file, [&] { return H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }, group);
   H5Handle f = make_in(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                        file + ": cannot open the parameter file");
   H5Handle g =

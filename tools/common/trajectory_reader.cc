@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "common/h5.h"
+#include "common/h5_guard.h"
 #include "common/io.h"
 #include "common/model_input.h"
 #include "common/trajectory_path.h"
@@ -440,11 +441,14 @@ TrajectoryInput TrajectoryInput::open(const std::string& arg, TrajectoryUse use)
     H5Eclear2(H5E_DEFAULT);
     throw InputError(path + ": not an HDF5 file");
   }
+  const std::string group = ref.group.empty() ? "" : normalize_group(ref.group);
+  guard_hdf5_read(
+      path, [&] { return H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }, group);
   auto file = std::make_shared<ReaderFile>();
   file->name = path;
   file->file = make_in(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                        path + ": cannot open as HDF5");
-  return TrajectoryInput(std::move(file), ref.group.empty() ? "" : normalize_group(ref.group), use);
+  return TrajectoryInput(std::move(file), group, use);
 }
 
 TrajectoryInput TrajectoryInput::open_image(std::vector<uint8_t> bytes, const std::string& name,
@@ -452,6 +456,15 @@ TrajectoryInput TrajectoryInput::open_image(std::vector<uint8_t> bytes, const st
   silence_hdf5();
   if (bytes.empty()) throw InputError(name + ": empty input, not an HDF5 file");
   if (!looks_like_hdf5(bytes)) throw InputError(name + ": not an HDF5 file");
+  const std::string scope = group.empty() ? "" : normalize_group(group);
+  // The same open as below, in the checking process.
+  guard_hdf5_read(
+      name,
+      [&] {
+        return H5LTopen_file_image(bytes.data(), bytes.size(),
+                                   H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+      },
+      scope);
   auto file = std::make_shared<ReaderFile>();
   file->name = name;
   file->image = std::move(bytes);
@@ -463,7 +476,7 @@ TrajectoryInput TrajectoryInput::open_image(std::vector<uint8_t> bytes, const st
       make_in(H5LTopen_file_image(file->image.data(), file->image.size(),
                                   H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE),
               H5Fclose, name + ": cannot open as HDF5");
-  return TrajectoryInput(std::move(file), group.empty() ? "" : normalize_group(group), use);
+  return TrajectoryInput(std::move(file), scope, use);
 }
 
 const std::string& TrajectoryInput::name() const { return file_->name; }
