@@ -12,7 +12,8 @@
 # - wall time: REPS alternating rounds, each run K times per round (R30_K, default 3) and the
 #   fastest kept (the least disturbed by other load), medians of the rounds with their spreads.
 # R30_IR=0 leaves the instruction counts out (no valgrind: left out, said in the table);
-# R30_ONLY=NAME measures that model alone (humanoid, ur5 or arm26).
+# R30_ONLY=NAME measures that model alone (humanoid, ur5 or arm26), R30_CASES=REGEX only the tools
+# whose label matches (runs split this way may go in parallel: the counts do not change).
 . "$(dirname "$0")/lib.sh"
 # The tools measured may come from another build (R30_TOOLS=/path/to/tools: figures before a
 # change, from states files they wrote); joco-profile always from build/tools.
@@ -99,6 +100,7 @@ joco-fwdinv-check|$rows|$name|fwdinv|$MEASURED/joco-fwdinv-check $m --states STA
 joco-derivatives|$drows|$name.d|derivatives|$MEASURED/joco-derivatives $m --states STATES -o $TMP/out.h5 -q
 joco-derivatives --continuous|$crows|$name.c|derivatives-continuous|$MEASURED/joco-derivatives $m --continuous --states STATES -o $TMP/out.h5 -q"
   while IFS='|' read -r label n states call cmd; do
+    [[ -z ${R30_CASES:-} || $label =~ $R30_CASES ]] || continue
     progress "$name: $label ($REPS rounds of $K runs)"
     : >"$TMP/tool" && : >"$TMP/startup" && : >"$TMP/engine"
     small=$((n / 5))
