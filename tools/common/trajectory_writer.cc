@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -38,6 +39,27 @@ void set_default_deflate_level(int level) {
 
 namespace {
 
+// The rows of a chunk being gathered: allocated once, whole, and not initialised (its pages are
+// touched only as rows arrive); appends copy values, with no check of room: callers flush a full
+// chunk before appending more.
+struct ChunkBuffer {
+  std::unique_ptr<double[]> values;
+  size_t used = 0, capacity = 0;
+
+  void allocate(size_t n) {
+    values.reset(new double[n]);
+    capacity = n;
+  }
+  size_t size() const { return used; }
+  bool empty() const { return used == 0; }
+  const double* data() const { return values.get(); }
+  void clear() { used = 0; }
+  void append(const double* v, size_t n) {
+    std::memcpy(values.get() + used, v, n * sizeof(double));
+    used += n;
+  }
+};
+
 // A per-row, extendible, chunked (and compressed, or not) dataset being written, with a buffer of
 // at most one chunk of rows so that each chunk is written once, whole. Its dataset is made when
 // its first chunk is written: a dataset of fewer rows than a chunk then gets a chunk of just its
@@ -54,7 +76,7 @@ struct Column {
   int deflate_level = 0;       // 0: stored as is, else shuffled and deflated
   std::mutex* hdf5 = nullptr;  // the file's lock around HDF5 calls
   size_t written = 0;          // rows in the file
-  std::vector<double> buffer;
+  ChunkBuffer buffer;
   std::vector<hsize_t> extent,
       offset;  // of the next chunk written (kept: flushes allocate nothing)
 
@@ -86,7 +108,7 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   c.chunk_rows =
       options.chunk_rows > 0 ? options.chunk_rows : std::max<size_t>(1, 65536 / row_bytes);
   c.deflate_level = std::clamp(options.deflate_level, 0, 9);
-  c.buffer.reserve(c.chunk_rows * c.row_size);
+  c.buffer.allocate(c.chunk_rows * c.row_size);
   c.extent.assign(c.inner.begin(), c.inner.end());
   c.extent.insert(c.extent.begin(), 0);
   c.offset.assign(c.extent.size(), 0);
@@ -200,26 +222,30 @@ std::span<const unsigned char> deflate_planes(const std::vector<unsigned char>& 
   return {packed.data(), static_cast<size_t>(z.total_out)};
 }
 
-// The buffered rows as one whole chunk, as HDF5's filters (shuffle, then deflate) read it: values
-// in the file's type, rows past the end zero (the fill value). Pure computation
-// on this thread's scratch, outside the file's lock, so that threads compress at the same time.
-std::span<const unsigned char> encode_chunk(const Column& c, const std::string& where) {
+// The rows of values[0, n) as one whole chunk, as HDF5's filters (shuffle, then deflate) read it:
+// values in the file's type, rows past the end zero (the fill value). Pure computation on this
+// thread's scratch, outside the file's lock, so that threads compress at the same time.
+std::span<const unsigned char> encode_chunk(const Column& c, const double* values, size_t n,
+                                            const std::string& where) {
   thread_local std::vector<unsigned char> raw, shuffled, packed;
   const size_t count = c.chunk_rows * c.row_size;
   const size_t size = stored_size(c.stored);
+  if (c.stored == Stored::kFloat64 && c.deflate_level == 0 && n == count) {
+    return {reinterpret_cast<const unsigned char*>(values), count * size};  // as it is
+  }
   raw.resize(count * size);
-  // Rows past the buffered ones are the fill value, zero.
-  std::memset(raw.data() + c.buffer.size() * size, 0, (count - c.buffer.size()) * size);
+  // Rows past the given ones are the fill value, zero.
+  std::memset(raw.data() + n * size, 0, (count - n) * size);
   if (c.stored == Stored::kFloat64) {
-    std::memcpy(raw.data(), c.buffer.data(), c.buffer.size() * size);
+    std::memcpy(raw.data(), values, n * size);
   } else if (c.stored == Stored::kInt32) {
-    for (size_t i = 0; i < c.buffer.size(); ++i) {
-      const auto v = static_cast<int32_t>(std::llround(c.buffer[i]));
+    for (size_t i = 0; i < n; ++i) {
+      const auto v = static_cast<int32_t>(std::llround(values[i]));
       std::memcpy(raw.data() + i * size, &v, size);
     }
   } else {
-    for (size_t i = 0; i < c.buffer.size(); ++i) {
-      const int64_t v = std::llround(c.buffer[i]);
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t v = std::llround(values[i]);
       std::memcpy(raw.data() + i * size, &v, size);
     }
   }
@@ -233,9 +259,24 @@ std::span<const unsigned char> encode_chunk(const Column& c, const std::string& 
   return deflate_planes(shuffled, size, count, c.deflate_level, packed, c.name, where);
 }
 
-// Writes the buffered rows as the next chunk: encoded on this thread, then stored under the lock
-// (the dataset made first, by the first flush). Allocates nothing once this thread's scratch has
-// grown and the dataset is made (it runs inside the rollout loop).
+// Writes n rows of values (n <= chunk_rows) as the next chunk: encoded on this thread, then stored
+// under the lock (the dataset made first, by the first write). Allocates nothing once this
+// thread's scratch has grown and the dataset is made (it runs inside the rollout loop).
+void write_chunk(Column& c, const double* values, size_t n, const std::string& where) {
+  const std::span<const unsigned char> chunk = encode_chunk(c, values, n * c.row_size, where);
+  c.extent[0] = c.written + n;
+  c.offset[0] = c.written;
+  std::lock_guard<std::mutex> lock(*c.hdf5);
+  if (!c.dataset.valid()) create_dataset_of(c, where);
+  if (H5Dset_extent(c.dataset.get(), c.extent.data()) < 0 ||
+      H5Dwrite_chunk(c.dataset.get(), H5P_DEFAULT, 0, c.offset.data(), chunk.size(), chunk.data()) <
+          0) {
+    fail_write("cannot write " + where + "/" + c.name);
+  }
+  c.written += n;
+}
+
+// Writes the buffered rows as the next chunk.
 void flush_column(Column& c, const std::string& where) {
   if (c.row_size == 0 || (c.buffer.empty() && c.dataset.valid())) return;
   const size_t n = c.buffer.size() / c.row_size;
@@ -248,17 +289,7 @@ void flush_column(Column& c, const std::string& where) {
     create_dataset_of(c, where);
     return;
   }
-  const std::span<const unsigned char> chunk = encode_chunk(c, where);
-  c.extent[0] = c.written + n;
-  c.offset[0] = c.written;
-  std::lock_guard<std::mutex> lock(*c.hdf5);
-  if (!c.dataset.valid()) create_dataset_of(c, where);
-  if (H5Dset_extent(c.dataset.get(), c.extent.data()) < 0 ||
-      H5Dwrite_chunk(c.dataset.get(), H5P_DEFAULT, 0, c.offset.data(), chunk.size(), chunk.data()) <
-          0) {
-    fail_write("cannot write " + where + "/" + c.name);
-  }
-  c.written += n;
+  write_chunk(c, c.buffer.data(), n, where);
   c.buffer.clear();
 }
 
@@ -267,12 +298,28 @@ void append_column(Column& c, const double* values, size_t rows, const std::stri
   const size_t chunk_values = c.chunk_rows * c.row_size;
   size_t remaining = rows * c.row_size;
   while (remaining > 0) {
+    if (c.buffer.empty() && remaining >= chunk_values) {
+      // A whole chunk of the caller's rows: encoded from where they are, not copied first.
+      write_chunk(c, values, c.chunk_rows, where);
+      values += chunk_values;
+      remaining -= chunk_values;
+      continue;
+    }
     const size_t take = std::min(remaining, chunk_values - c.buffer.size());
-    c.buffer.insert(c.buffer.end(), values, values + take);
+    c.buffer.append(values, take);
     values += take;
     remaining -= take;
     if (c.buffer.size() == chunk_values) flush_column(c, where);
   }
+}
+
+// Appends one row (a few values: the contact table's per-contact path; the buffer, flushed as soon
+// as it is full, has room for it).
+inline void append_one_row(Column& c, const double* row, const std::string& where) {
+  double* end = c.buffer.values.get() + c.buffer.used;
+  for (size_t k = 0; k < c.row_size; ++k) end[k] = row[k];
+  c.buffer.used += c.row_size;
+  if (c.buffer.used == c.chunk_rows * c.row_size) flush_column(c, where);
 }
 
 }  // namespace
@@ -414,13 +461,13 @@ void TrajectoryWriter::append_contacts(std::span<const ContactRecord> contacts) 
     }
     w.max_contact_row = std::max(w.max_contact_row, c.row);
     const double row = static_cast<double>(c.row), g1 = c.geom1, g2 = c.geom2;
-    append_column(w.contact_columns[0], &row, 1, where);
-    append_column(w.contact_columns[1], &g1, 1, where);
-    append_column(w.contact_columns[2], &g2, 1, where);
-    append_column(w.contact_columns[3], c.pos, 1, where);
-    append_column(w.contact_columns[4], c.frame, 1, where);
-    append_column(w.contact_columns[5], &c.dist, 1, where);
-    append_column(w.contact_columns[6], c.force, 1, where);
+    append_one_row(w.contact_columns[0], &row, where);
+    append_one_row(w.contact_columns[1], &g1, where);
+    append_one_row(w.contact_columns[2], &g2, where);
+    append_one_row(w.contact_columns[3], c.pos, where);
+    append_one_row(w.contact_columns[4], c.frame, where);
+    append_one_row(w.contact_columns[5], &c.dist, where);
+    append_one_row(w.contact_columns[6], c.force, where);
   }
 }
 
@@ -606,10 +653,10 @@ size_t TrajectoryWriter::buffered_bytes() const {
   const Impl& w = *impl_;
   size_t bytes = 0;
   for (const auto& c : w.columns) {
-    if (c) bytes += c->buffer.capacity() * sizeof(double);
+    if (c) bytes += c->buffer.capacity * sizeof(double);
   }
-  for (const Column& c : w.contact_columns) bytes += c.buffer.capacity() * sizeof(double);
-  for (const auto& [name, c] : w.extras) bytes += c.buffer.capacity() * sizeof(double);
+  for (const Column& c : w.contact_columns) bytes += c.buffer.capacity * sizeof(double);
+  for (const auto& [name, c] : w.extras) bytes += c.buffer.capacity * sizeof(double);
   return bytes;
 }
 

@@ -1,5 +1,5 @@
 // joco-profile MODEL [--steps N] [--threads T] [--ctrl-noise S] [--timer-overhead] [--json]
-// joco-profile MODEL --states TRAJ.h5[:/group] --call CALL [--repeat R] [--json]
+// joco-profile MODEL --states TRAJ.h5[:/group] --call CALL [--repeat R] [--from-row K] [--json]
 //
 // Where the time goes, the way mujoco-testspeed reports it so the two can be read side by side:
 // every thread simulates N steps from the model's initial state (keyframe "test" when there is
@@ -45,6 +45,7 @@ struct Options {
   bool timer_overhead = false;
   std::string states, call;
   int repeat = 1;
+  int64_t from_row = 0;
 };
 
 // MuJoCo's timer names, in the order of joco::Timer.
@@ -128,6 +129,11 @@ int profile_states(const Options& o) {
   const TrajectoryStates file(loaded, t);
   const size_t rows = file.rows();
   if (rows == 0) throw InputError(t.where() + ": no rows");
+  const size_t first = static_cast<size_t>(o.from_row);
+  if (first >= rows) {
+    throw InputError(t.where() + ": --from-row " + std::to_string(first) + ", but it has " +
+                     std::to_string(rows) + " rows");
+  }
   const size_t width = static_cast<size_t>(state_size(m, kStateAll)), nv = size_t(m.nv);
   std::vector<double> states(rows * width), qacc(rows * nv);
   Data d(m);
@@ -178,14 +184,14 @@ int profile_states(const Options& o) {
                           a.data() + 5 * nv * nv);
     }
   };
-  run_row(0);  // the timers calibrate their clock on first use
+  run_row(first);  // the timers calibrate their clock on first use
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < o.repeat; ++k) {
-    for (size_t r = 0; r < rows; ++r) run_row(r);
+    for (size_t r = first; r < rows; ++r) run_row(r);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double calls = static_cast<double>(rows) * o.repeat;
+  const double calls = static_cast<double>(rows - first) * o.repeat;
   const double us = 1e6 * seconds / calls;
   if (o.json) {
     JsonWriter j;
@@ -193,7 +199,8 @@ int profile_states(const Options& o) {
     j.key("model").value(m.model_name());
     j.key("states").value(t.where());
     j.key("call").value(call);
-    j.key("rows").value(static_cast<int64_t>(rows));
+    j.key("rows").value(static_cast<int64_t>(rows - first));
+    j.key("from_row").value(static_cast<int64_t>(first));
     j.key("repeat").value(o.repeat);
     j.key("time_s").number(seconds, 6);
     j.key("time_per_call_us").number(us, 6);
@@ -202,7 +209,7 @@ int profile_states(const Options& o) {
   } else {
     std::fputs(fmt::format("\nModel '{}': {} {} times over {} rows of {}\n\n Time           : "
                            "{:.3f} s\n Time per call  : {:.3f} us\n\n",
-                           m.model_name(), call, o.repeat, rows, t.where(), seconds, us)
+                           m.model_name(), call, o.repeat, rows - first, t.where(), seconds, us)
                    .c_str(),
                stdout);
   }
@@ -371,6 +378,11 @@ int main(int argc, char** argv) {
                              std::begin(joco::tools::kCalls), std::end(joco::tools::kCalls))));
         app.add_option("--repeat", o.repeat, "Passes over the rows with --states (default 1)")
             ->check(joco::tools::kPositive)
+            ->needs(states);
+        app.add_option("--from-row", o.from_row,
+                       "Time only the rows from this one on with --states (default 0): the rows "
+                       "a per-row tool's difference of two row counts covers")
+            ->check(CLI::NonNegativeNumber)
             ->needs(states);
         states->needs(call);
         call->needs(states);

@@ -122,6 +122,16 @@ TEST(JocoProfile, TimesEngineCallsOverTheRowsOfAFile) {
     EXPECT_GT(number_after(r.out, "\"time_per_call_us\""), 0) << r.out;
     EXPECT_NE(r.out.find(std::string("\"call\": \"") + call + "\""), std::string::npos) << r.out;
   }
+  // --from-row: only the rows from K on are timed; K past the last row is an input error.
+  r = test::run("joco-profile " + humanoid + " --states " + dir +
+                "/run.h5 --call inverse --from-row 15 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(number_after(r.out, "\"rows\""), 5) << r.out;
+  EXPECT_EQ(number_after(r.out, "\"from_row\""), 15) << r.out;
+  EXPECT_EQ(test::run("joco-profile " + humanoid + " --states " + dir +
+                      "/run.h5 --call inverse --from-row 20")
+                .exit_code,
+            3);
   r = test::run("joco-profile " + humanoid + " --states " + dir + "/run.h5 --call forward");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(number_after(r.out, "Time per call"), 0) << r.out;

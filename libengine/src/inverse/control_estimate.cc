@@ -2,12 +2,112 @@
 // actuators is B ctrl + b0 with B = moment' diag(gain) and b0 = moment' bias, a linear
 // least-squares problem in ctrl.
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cstring>
 
+#include "inverse/least_squares.h"
 #include "joco/actuation.h"
 #include "joco/inverse.h"
 
 namespace joco {
+
+namespace detail {
+namespace {
+
+// Eigen's dot product of two contiguous vectors (n >= 1), in SSE2 packets of two lanes: two packets
+// of partial sums over blocks of four, then one packet over the next two, the two lanes added,
+// then the odd last product.
+using Packet = double __attribute__((vector_size(16)));
+inline Packet load(const double* p) {
+  Packet v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+double eigen_dot(const double* a, const double* b, Eigen::Index n) {
+  if (n < 2) return a[0] * b[0];
+  const Eigen::Index end = n / 2 * 2, end4 = n / 4 * 4;
+  Packet p = load(a) * load(b);
+  if (end > 2) {
+    Packet q = load(a + 2) * load(b + 2);
+    for (Eigen::Index i = 4; i < end4; i += 4) {
+      p += load(a + i) * load(b + i);
+      q += load(a + i + 2) * load(b + i + 2);
+    }
+    p += q;
+    if (end > end4) p += load(a + end4) * load(b + end4);
+  }
+  double sum = p[0] + p[1];
+  if (end < n) sum += a[end] * b[end];
+  return sum;
+}
+
+// The sums of Eigen's column-major matrix-vector product A v (A: rows x cols, column stride lda):
+// each row's sum from zero, column by column (a column at a time over the rows, so that it
+// vectorises, each row's order kept).
+void eigen_gemv_sums(const double* A, Eigen::Index lda, Eigen::Index rows, Eigen::Index cols,
+                     const double* v, double* __restrict sum) {
+  std::fill_n(sum, rows, 0.0);
+  for (Eigen::Index j = 0; j < cols; ++j) {
+    const double* __restrict column = A + j * lda;
+    const double vj = v[j];
+    for (Eigen::Index i = 0; i < rows; ++i) sum[i] = column[i] * vj + sum[i];
+  }
+}
+
+}  // namespace
+
+void solve_full_column_rank(const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod,
+                            const double* rhs, double* c, double* y, double* x) {
+  const Eigen::MatrixXd& qtz = cod.matrixQTZ();
+  const Eigen::Index n = qtz.rows(), nu = qtz.cols();
+  const double* tau = cod.hCoeffs().data();
+  // c = Q' rhs: reflector k on c's rows k.. (Eigen's applyHouseholderOnTheLeft).
+  std::copy_n(rhs, n, c);
+  for (Eigen::Index k = 0; k < nu; ++k) {
+    double* ck = c + k;
+    const Eigen::Index rows = n - k;
+    if (rows == 1) {
+      ck[0] *= 1.0 - tau[k];
+      continue;
+    }
+    if (tau[k] == 0.0) continue;
+    const double* v = qtz.data() + k * n + k + 1;  // the essential part, rows - 1 long
+    double tmp = 0.0;
+    tmp += eigen_dot(v, ck + 1, rows - 1);
+    tmp += ck[0];
+    ck[0] -= tau[k] * tmp;
+    double* __restrict below = ck + 1;
+    for (Eigen::Index i = 0; i < rows - 1; ++i) below[i] -= tmp * (tau[k] * v[i]);
+  }
+  // T y = c's first nu rows, T upper triangular (Eigen's triangular_solve_vector: panels of 8
+  // columns from the last, each solved in place, then taken off the rows above).
+  std::copy_n(c, nu, y);
+  constexpr Eigen::Index kPanel = 8;
+  for (Eigen::Index pi = nu; pi > 0; pi -= kPanel) {
+    const Eigen::Index width = std::min(pi, kPanel), start = pi - width;
+    for (Eigen::Index k = 0; k < width; ++k) {
+      const Eigen::Index i = pi - k - 1;
+      if (y[i] != 0.0) {
+        y[i] /= qtz.data()[i + i * n];
+        const double* col = qtz.data() + i * n;
+        for (Eigen::Index q = start; q < i; ++q) y[q] -= y[i] * col[q];
+      }
+    }
+    if (start > 0) {  // (c is free by now: the sums)
+      eigen_gemv_sums(qtz.data() + start * n, n, start, width, y + start, c);
+      for (Eigen::Index q = 0; q < start; ++q) y[q] -= c[q];
+    }
+  }
+  const auto& permutation = cod.colsPermutation().indices();
+  for (Eigen::Index i = 0; i < nu; ++i) x[permutation[i]] = y[i];
+}
+
+void residual(const Eigen::MatrixXd& B, const double* rhs, const double* x, double* r) {
+  eigen_gemv_sums(B.data(), B.rows(), B.rows(), B.cols(), x, r);
+  for (Eigen::Index i = 0; i < B.rows(); ++i) r[i] = rhs[i] - r[i];
+}
+
+}  // namespace detail
 
 bool actuation_affine_in_control(const Model& m) {
   if (m.opt.disableflags & kDisableActuation) return false;
@@ -29,21 +129,15 @@ struct ControlEstimator::Impl {
   Impl(int nv, int nu)
       : B(nv, nu), factored_B(nv, nu), rhs(nv), c(nv), y(nu), x(nu), r(nv), cod(nv, nu) {}
 
-  // x = cod.solve(rhs), the steps of Eigen's CompleteOrthogonalDecomposition::solve (so the same
-  // bits) on the kept vectors, which it would allocate: c = Q' rhs, T y = c (rank rows), x = P y.
-  // A rank-deficient B (Z' applied too) goes through Eigen's own solve.
+  // x = cod.solve(rhs): for a B of full column rank, Eigen's steps (c = Q' rhs, T y = c, x = P y)
+  // written out on the kept vectors (detail::solve_full_column_rank, the same bits); a
+  // rank-deficient B (Z' applied too) goes through Eigen's own solve.
   void solve() {
-    const Eigen::Index nu = x.size();
-    if (rank < nu) {
+    if (rank < x.size() || !detail::kEigenOrder) {
       x = cod.solve(rhs);
       return;
     }
-    c = rhs;
-    cod.matrixQ().setLength(rank).adjoint().applyThisOnTheLeft(c);
-    y = c.head(nu);
-    cod.matrixT().topLeftCorner(nu, nu).template triangularView<Eigen::Upper>().solveInPlace(y);
-    const auto& permutation = cod.colsPermutation().indices();
-    for (Eigen::Index i = 0; i < nu; ++i) x[permutation[i]] = y[i];
+    detail::solve_full_column_rank(cod, rhs.data(), c.data(), y.data(), x.data());
   }
 };
 
@@ -59,13 +153,15 @@ int ControlEstimator::estimate(const Model& m, const Data& d, const double* targ
   Eigen::MatrixXd& B = e.B;
   Eigen::VectorXd& rhs = e.rhs;
   rhs = Eigen::Map<const Eigen::VectorXd>(target, nv);
+  double* __restrict b0 = rhs.data();  // (restrict: the loops below vectorise)
   for (int u = 0; u < nu; ++u) {
     double gain, bias;
     actuator_gain_bias(m, d, u, &gain, &bias);
-    const double* moment = d.actuator_moment + static_cast<size_t>(u) * nv;
+    const double* __restrict moment = d.actuator_moment + static_cast<size_t>(u) * nv;
+    double* __restrict column = B.data() + static_cast<size_t>(u) * nv;
     for (int i = 0; i < nv; ++i) {
-      B(i, u) = moment[i] * gain;
-      rhs[i] -= moment[i] * bias;
+      column[i] = moment[i] * gain;
+      b0[i] -= moment[i] * bias;
     }
   }
   Eigen::VectorXd& x = e.x;
@@ -84,8 +180,12 @@ int ControlEstimator::estimate(const Model& m, const Data& d, const double* targ
   }
   for (int u = 0; u < nu; ++u) ctrl[u] = x[u];
   if (residual) {
-    e.r.noalias() = rhs - B * x;
-    for (int i = 0; i < nv; ++i) residual[i] = e.r[i];
+    if (nv >= 2 && detail::kEigenOrder) {
+      detail::residual(B, rhs.data(), x.data(), residual);
+    } else {
+      e.r.noalias() = rhs - B * x;
+      for (int i = 0; i < nv; ++i) residual[i] = e.r[i];
+    }
   }
   return e.rank;
 }
