@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "common/trajectory.h"
+#include "decode/png.h"
 #include "joco/mjcf.h"
 #include "tools/json_reader.h"
 #include "tools/tool_test_support.h"
+#include "view/headless_browser.h"
 #include "view/packing.h"
 #include "view/page.h"
 #include "view/replay.h"
@@ -464,6 +466,45 @@ TEST(JocoView, HumanoidPagesStayUnderTheirSizeGoals) {
     std::cout << steps << " steps: page of " << size << " bytes\n";
     EXPECT_EQ(replay_of(joco::test::read_text(page))["trajectories"].array[0]["nframes"].number,
               (steps + 1 + 3) / 4);  // 200 rows/s at 60 frames/s: every 4th row
+  }
+}
+
+// --png: a still of the page by the headless browser, the size asked for, the model drawn (not one
+// colour), and no page written unless -o asks for one too.
+TEST(JocoView, PngWritesAStillOfThePage) {
+  const BrowserLookup browser = find_browser();
+  if (browser.path.empty()) GTEST_SKIP() << browser.why_absent;
+  const test::TempDir temp;
+  const auto r = test::run("joco-view " + kScene + " --png " + temp / "still.png" +
+                           " --time 0 --size 320x200 --camera front");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 200);
+  const compiler::RgbImage image =
+      compiler::decode_png(joco::test::read_file(temp / "still.png"), "still.png");
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 200);
+  size_t differing = 0;
+  for (size_t i = 0; i + 3 <= image.rgb.size(); i += 3) {
+    differing += !std::equal(image.rgb.begin() + i, image.rgb.begin() + i + 3, image.rgb.begin());
+  }
+  EXPECT_GT(differing, image.rgb.size() / 3 / 10);  // more than a tenth of the pixels
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(temp.path()),
+                          std::filesystem::directory_iterator()),
+            1);  // the still alone: no page, no temporary file left
+}
+
+TEST(JocoView, PngWithoutABrowserFailsSayingWhy) {
+  const test::TempDir temp;
+  const auto r = test::run("JOCO_CHROMIUM=" + temp / "no-browser" + " joco-view " + kScene +
+                           " --png " + temp / "still.png");
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.err.find("--png needs a headless Chromium"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("JOCO_CHROMIUM"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(temp / "still.png"));
+  for (const char* args : {" --time 1", " --size 20x20", " --camera front",
+                           " --png x.png --size 20", " --png x.png --time -1"}) {
+    EXPECT_EQ(test::run("joco-view " + kScene + args + " -o " + temp / "x.html").exit_code, 2)
+        << args;
   }
 }
 
