@@ -433,6 +433,24 @@ void write_file_trajectory(JsonWriter& w, const Model& m, Trajectory& t, const R
     }
     f.plots.push_back(std::move(p));
   }
+  // The file's other datasets with a row per trajectory row (joco-simulate --record's Data
+  // arrays, a script's own): numbered columns.
+  for (const std::string& name : t.extra_names()) {
+    std::vector<size_t> dims;
+    Matrix values;
+    try {
+      values = t.read_extra(name, &dims);
+    } catch (const InputError& e) {  // not numbers: nothing to plot
+      spdlog::debug("{}: not plotted: {}", t.where(), e.what());
+      continue;
+    }
+    if (dims.empty() || values.rows != rows || values.cols == 0) continue;
+    Frames::Plot p{name, dataset_columns(m, name, values.cols), {}};
+    for (const size_t r : shown) {
+      p.values.insert(p.values.end(), values.row(r), values.row(r) + values.cols);
+    }
+    f.plots.push_back(std::move(p));
+  }
   write_trajectory(w, t.group(), t.where(), step, f);
 }
 

@@ -348,6 +348,33 @@ TEST(JocoView, TrajectoryPosesContactsAndPlotsAtTheShownRows) {
   }
 }
 
+// Datasets that are not trajectory fields (joco-simulate --record's Data arrays) are plotted too,
+// with numbered columns, at the shown rows.
+TEST(JocoView, RecordedDataArraysArePlottedToo) {
+  const test::TempDir temp;
+  auto run = test::run("joco-simulate " + kScene + " --steps 50 --record qpos,xpos,energy -o " +
+                       temp / "run.h5");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const Json r = view(kScene + " " + temp / "run.h5", temp / "run.html");
+  const Json& t = r["trajectories"].array.at(0);
+  ASSERT_NE(plot(t, "xpos"), nullptr);
+  const Json& xpos = *plot(t, "xpos");
+  ASSERT_EQ(xpos["columns"].array.size(), 9u);  // nbody x 3
+  EXPECT_EQ(xpos["columns"].array[5].string, "xpos[5]");
+  Trajectory file = TrajectoryInput::open(temp / "run.h5").single();
+  const Matrix expected = file.read_extra("xpos");
+  const std::vector<float> values = unpack<float>(xpos["values"]);
+  ASSERT_EQ(values.size(), 6u * 9);  // rows 0, 9, ..., 45
+  for (size_t f = 0; f < 6; ++f) {
+    for (size_t c = 0; c < 9; ++c) {
+      EXPECT_EQ(values[f * 9 + c], static_cast<float>(expected(f * 9, c)));
+    }
+  }
+  ASSERT_NE(plot(t, "energy"), nullptr);
+  EXPECT_EQ(plot(t, "energy")->operator[]("columns").array.size(), 2u);
+  EXPECT_EQ(plot(t, "model"), nullptr);  // groups are not datasets
+}
+
 TEST(JocoView, FpsAndAllRowsChooseTheRowsShown) {
   const test::TempDir temp;
   auto run = test::run("joco-simulate " + kScene + " --steps 100 -o " + temp / "run.h5");
