@@ -767,6 +767,7 @@
   var lastNow = null;
   function tick(now) {
     requestAnimationFrame(tick);
+    var t0 = measure ? performance.now() : 0;
     if (state.playing) {
       var t = traj(state.k);
       if (lastNow !== null) {
@@ -779,18 +780,21 @@
       lastNow = null;
     }
     if (camMode.kind === "track" && controls) controls.update();
+    var t1 = measure ? performance.now() : 0;
     if (needsRender || state.playing) {
       renderer.render(scene, camera);
       needsRender = false;
     }
+    if (measure && measure.start) { measure.update += t1 - t0; measure.render += performance.now() - t1; }
     // #fps=S: plays S seconds after a 1 s warm-up and logs the frames per second it drew.
     if (measure) {
-      if (!measure.start) { if (now - measure.began > 1000) { measure.start = now; measure.frames = 0; } }
+      if (!measure.start) { if (now - measure.began > 1000) { measure.start = now; measure.frames = 0; measure.update = measure.render = 0; } }
       else if (now - measure.start < 1000 * measure.seconds) measure.frames++;
       else if (!measure.done) {
         measure.done = true;
         console.log("joco-view fps: " + (1000 * measure.frames / (now - measure.start)).toFixed(1) + " over " +
-                    ((now - measure.start) / 1000).toFixed(1) + " s, " + traj(state.k).nframes + " frames, " + M.nbody + " bodies");
+                    ((now - measure.start) / 1000).toFixed(1) + " s, " + traj(state.k).nframes + " frames, " + M.nbody + " bodies; per frame " +
+                    (measure.update / measure.frames).toFixed(2) + " ms setting poses, " + (measure.render / measure.frames).toFixed(2) + " ms in render()");
       }
     }
   }
