@@ -49,6 +49,9 @@ class ViewBrowser : public ::testing::Test {
                  (*dir_ / "fall.h5")));
     ok(test::run("joco-view " + humanoid + " " + (*dir_ / "fall.h5") + " -o " +
                  (*dir_ / "fall.html")));
+    // Every geom type, a light, a camera and keyframes (no trajectory: the initial state and keys).
+    ok(test::run("joco-view " + joco::test::testdata("view/scene.xml") + " -o " +
+                 (*dir_ / "scene.html")));
   }
   static void TearDownTestSuite() {
     delete dir_;
@@ -117,13 +120,17 @@ double fraction_differing(const RgbImage& a, const RgbImage& b, int threshold) {
 
 TEST_F(ViewBrowser, EveryControlWorksWithNoConsoleError) {
   // The full page (panels, plots, timeline) with every control used once by #selftest=1, in real
-  // time (a page that keeps drawing can hold a headless browser's virtual time back for minutes).
-  BrowserRequest request{
-      .url = file_url(*dir_ / "fall.html", "selftest=1"), .width = 1024, .height = 640};
-  request.stop_on_console = "joco-view selftest: ok";
-  request.timeout_s = 600;
-  const BrowserResult r = run_browser(browser_, request);
-  expect_clean(r, "fall.html#selftest=1");
+  // time (a page that keeps drawing can hold a headless browser's virtual time back for minutes):
+  // the falling humanoid's two rollouts with contacts and plots, and the scene of every geom type
+  // with its keyframes.
+  for (const char* page : {"fall.html", "scene.html"}) {
+    BrowserRequest request{
+        .url = file_url(*dir_ / page, "selftest=1"), .width = 1024, .height = 640};
+    request.stop_on_console = "joco-view selftest: ok";
+    request.timeout_s = 600;
+    const BrowserResult r = run_browser(browser_, request);
+    expect_clean(r, std::string(page) + "#selftest=1");
+  }
 }
 
 TEST_F(ViewBrowser, DrawsTheModelsGeoms) {
