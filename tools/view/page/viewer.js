@@ -142,7 +142,7 @@
       transparent: rgba[3] < 1, opacity: rgba[3], depthWrite: rgba[3] >= 1,
       side: THREE.DoubleSide,
     });
-    p.specular = new THREE.Color(1, 1, 1).multiplyScalar(mat ? mat.specular : 0.5);
+    p.specular = new THREE.Color(1, 1, 1).multiplyScalar(0.5 * (mat ? mat.specular : 0.5));  // Phong's highlight is harsher than MuJoCo's
     p.shininess = 128 * (mat ? mat.shininess : 0.5);
     if (mat && mat.emission > 0) p.emissive = p.color.clone().multiplyScalar(mat.emission);
     if (mat && mat.texture >= 0 && textures[mat.texture]) {
@@ -767,6 +767,7 @@
   var lastNow = null;
   function tick(now) {
     requestAnimationFrame(tick);
+    var t0 = measure ? performance.now() : 0;
     if (state.playing) {
       var t = traj(state.k);
       if (lastNow !== null) {
@@ -779,18 +780,21 @@
       lastNow = null;
     }
     if (camMode.kind === "track" && controls) controls.update();
+    var t1 = measure ? performance.now() : 0;
     if (needsRender || state.playing) {
       renderer.render(scene, camera);
       needsRender = false;
     }
+    if (measure && measure.start) { measure.update += t1 - t0; measure.render += performance.now() - t1; }
     // #fps=S: plays S seconds after a 1 s warm-up and logs the frames per second it drew.
     if (measure) {
-      if (!measure.start) { if (now - measure.began > 1000) { measure.start = now; measure.frames = 0; } }
+      if (!measure.start) { if (now - measure.began > 1000) { measure.start = now; measure.frames = 0; measure.update = measure.render = 0; } }
       else if (now - measure.start < 1000 * measure.seconds) measure.frames++;
       else if (!measure.done) {
         measure.done = true;
         console.log("joco-view fps: " + (1000 * measure.frames / (now - measure.start)).toFixed(1) + " over " +
-                    ((now - measure.start) / 1000).toFixed(1) + " s, " + traj(state.k).nframes + " frames, " + M.nbody + " bodies");
+                    ((now - measure.start) / 1000).toFixed(1) + " s, " + traj(state.k).nframes + " frames, " + M.nbody + " bodies; per frame " +
+                    (measure.update / measure.frames).toFixed(2) + " ms setting poses, " + (measure.render / measure.frames).toFixed(2) + " ms in render()");
       }
     }
   }
@@ -814,9 +818,44 @@
     document.body.dataset.ready = "1";
     console.log("joco-view ready: frame " + state.frame + " of " + traj(state.k).name + " at t=" + state.time.toFixed(4));
     if (measure) { measure.began = performance.now(); setPlaying(true); }
+    if (hash.selftest) selftest();
     requestAnimationFrame(tick);
   }
   ready();
+
+  // #selftest=1 (the browser tests): every control used once, a frame drawn after each; errors
+  // surface as console errors, and the end is logged.
+  function selftest() {
+    var steps = [], n = 0;
+    var add = function (name, f) { steps.push([name, f]); };
+    R.trajectories.forEach(function (t, k) { add("trajectory " + k, function () { setTrajectory(k); setFrame(traj(k).nframes - 1); }); });
+    add("back to the first", function () { setTrajectory(K); setFrame(0); });
+    (M.cameras || []).forEach(function (c, i) { add("camera " + i, function () { setCamera(c.name || String(i)); setFrame(state.frame + 1); }); });
+    if (M.nbody > 1) add("track", function () { setCamera("track:" + (M.bodies[1].name || 1)); setFrame(state.frame + 1); });
+    add("free", function () { setCamera("free"); });
+    ["sites", "contacts", "com", "joints", "shadows"].forEach(function (o) { add(o, function () { state[o] = true; setVisibility(); }); });
+    add("groups", function () { state.groups = { 0: true, 1: true, 2: true, 3: true, 4: true, 5: true }; setVisibility(); });
+    R.trajectories.forEach(function (t, k) { if (k !== state.k) add("overlay " + k, function () { state.overlays[k] = true; ghostOf(k); setVisibility(); applyFrame(); }); });
+    if (!still) plotSets().forEach(function (p) { add("plot " + p.name, function () { addPlot(p.name); }); });
+    add("play", function () { setPlaying(true); });
+    add("step", function () { setPlaying(false); setFrame(state.frame + 1); setFrame(state.frame - 1); });
+    // (Recording is left out: media keeps a headless browser's virtual time from advancing.)
+    function next() {
+      renderer.render(scene, camera);
+      if (n === steps.length) {
+        setPlaying(false);  // idle again: a headless run's remaining virtual time costs nothing
+        state.shadows = false;
+        setVisibility();
+        console.log("joco-view selftest: ok, " + n + " steps");
+        return;
+      }
+      var s = steps[n++];
+      if (hash.selftest === "verbose") console.log("selftest step " + s[0] + " at " + performance.now().toFixed(0) + " ms");
+      try { s[1](); } catch (e) { console.error("selftest step " + s[0] + ": " + (e && e.stack || e)); }
+      setTimeout(next, 30);
+    }
+    next();
+  }
 
   // For tests and the console: the page's controls as functions.
   window.JOCO_VIEW = { setTime: setTime, setFrame: setFrame, setPlaying: setPlaying, setTrajectory: setTrajectory,
