@@ -446,7 +446,7 @@ TEST(JocoView, BadInputsAndUsageHaveTheirExitCodes) {
 TEST(JocoView, WritesThePageToStandardOutputByDefault) {
   const auto r = test::run("joco-view " + kScene);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 100);
+  EXPECT_EQ(r.out.rfind("<!doctype html>", 0), 0u) << r.out.substr(0, 100);
   EXPECT_EQ(replay_of(r.out)["trajectories"].array.size(), 3u);
 }
 
@@ -475,8 +475,8 @@ TEST(JocoView, PageIsSelfContained) {
   EXPECT_GE(opens, 3u);
 }
 
-// The goals: the humanoid demo (scripts/demo: 400 steps) gives a page under 2 MB, 10,000
-// steps one under 10 MB.
+// The goals: the humanoid demo (scripts/demo: 400 steps, with its contacts) gives a page
+// under 2 MB, 10,000 steps one under 10 MB.
 TEST(JocoView, HumanoidPagesStayUnderTheirSizeGoals) {
   const test::TempDir temp;
   const std::string humanoid = kModels + "/mujoco/model/humanoid/humanoid.xml";
@@ -484,7 +484,7 @@ TEST(JocoView, HumanoidPagesStayUnderTheirSizeGoals) {
     const std::string run = temp / ("run" + std::to_string(steps) + ".h5");
     const std::string page = temp / ("page" + std::to_string(steps) + ".html");
     auto r = test::run("joco-simulate " + humanoid + " --steps " + std::to_string(steps) +
-                       " --ctrl-noise 0.1 --seed 1 -o " + run);
+                       " --ctrl-noise 0.1 --seed 1 --contacts -o " + run);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     r = test::run("joco-view " + humanoid + " " + run + " -o " + page);
     ASSERT_EQ(r.exit_code, 0) << r.err;
