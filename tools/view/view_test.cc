@@ -443,6 +443,24 @@ TEST(JocoView, BadInputsAndUsageHaveTheirExitCodes) {
   EXPECT_FALSE(std::filesystem::exists(temp / "x.html"));
 }
 
+// The model as every tool takes it: MJCF, its .jmb (the same page, byte for byte), a URDF, or
+// standard input.
+TEST(JocoView, ReadsMjcfJmbUrdfAndStandardInput) {
+  const test::TempDir temp;
+  auto r = test::run("joco-compile " + kScene + " -o " + temp / "scene.jmb");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(test::run("joco-view " + kScene + " -o " + temp / "xml.html").exit_code, 0);
+  ASSERT_EQ(test::run("joco-view " + temp / "scene.jmb" + " -o " + temp / "jmb.html").exit_code, 0);
+  r = test::run("joco-view - -o " + temp / "stdin.html", temp / "scene.jmb");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string xml = joco::test::read_text(temp / "xml.html");
+  EXPECT_EQ(xml, joco::test::read_text(temp / "jmb.html"));
+  EXPECT_EQ(xml, joco::test::read_text(temp / "stdin.html"));
+  const Json urdf = view(kModels + "/urdf/ur5/ur5_robot.urdf", temp / "ur5.html");
+  EXPECT_GT(urdf["model"]["nbody"].number, 6);
+  EXPECT_GT(urdf["model"]["geoms"].array.size(), 6u);
+}
+
 TEST(JocoView, WritesThePageToStandardOutputByDefault) {
   const auto r = test::run("joco-view " + kScene);
   ASSERT_EQ(r.exit_code, 0) << r.err;
