@@ -309,6 +309,20 @@ bool Trajectory::has_extra(const std::string& name) const {
   return has_object(impl_->group.get(), name, H5I_DATASET);
 }
 
+std::vector<std::string> Trajectory::extra_names() const {
+  std::vector<std::string> names;
+  H5Literate(
+      impl_->group.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        if (!field_by_name(name)) static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names);
+  H5Eclear2(H5E_DEFAULT);
+  std::erase_if(names, [&](const std::string& n) { return !has_extra(n); });
+  return names;
+}
+
 Matrix Trajectory::read_extra(const std::string& name, std::vector<size_t>* dims) const {
   const std::string where = impl_->file->where(group_, name);
   if (!has_extra(name)) throw InputError(this->where() + ": no dataset " + name);

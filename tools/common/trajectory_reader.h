@@ -82,6 +82,8 @@ class Trajectory {
   // whole, as doubles: rows = its first dimension, cols = the product of the others; its full
   // shape into *dims when given. InputError when absent.
   bool has_extra(const std::string& name) const;
+  // The names of the group's datasets that are not fields, in name order.
+  std::vector<std::string> extra_names() const;
   Matrix read_extra(const std::string& name, std::vector<size_t>* dims = nullptr) const;
   // A string attribute of a dataset of the group; nullopt when absent.
   std::optional<std::string> dataset_string_attribute(const std::string& dataset,

@@ -3,15 +3,14 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
-#include <cctype>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/model_input.h"
 #include "common/trajectory.h"
+#include "tools/json_reader.h"
 #include "tools/tool_test_support.h"
 
 namespace joco::tools {
@@ -23,140 +22,8 @@ std::string model(const std::string& relative) { return kModels + "/" + relative
 
 using joco::test::read_text;
 
-// ---- a small JSON reader, strict enough to reject what is not JSON
-
-struct Json {
-  enum Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = kNull;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<Json> array;
-  std::map<std::string, Json> object;
-
-  const Json& operator[](const std::string& key) const {
-    static const Json missing;
-    auto it = object.find(key);
-    return it == object.end() ? missing : it->second;
-  }
-  bool has(const std::string& key) const { return object.count(key) > 0; }
-};
-
-class JsonParser {
- public:
-  explicit JsonParser(const std::string& text) : t_(text) {}
-  Json parse() {
-    Json v = value();
-    space();
-    if (i_ != t_.size()) fail("trailing text");
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& why) {
-    throw std::runtime_error("JSON: " + why + " at offset " + std::to_string(i_));
-  }
-  void space() {
-    while (i_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[i_]))) ++i_;
-  }
-  void expect(char c) {
-    space();
-    if (i_ >= t_.size() || t_[i_] != c) fail(std::string("expected '") + c + "'");
-    ++i_;
-  }
-  bool literal(const char* word) {
-    const size_t n = std::strlen(word);
-    if (t_.compare(i_, n, word) != 0) return false;
-    i_ += n;
-    return true;
-  }
-  std::string str() {
-    expect('"');
-    std::string out;
-    while (i_ < t_.size() && t_[i_] != '"') {
-      char c = t_[i_++];
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
-      if (c == '\\') {
-        if (i_ >= t_.size()) fail("bad escape");
-        const char e = t_[i_++];
-        switch (e) {
-          case 'n': c = '\n'; break;
-          case 't': c = '\t'; break;
-          case '"':
-          case '\\':
-          case '/': c = e; break;
-          case 'u': {
-            if (i_ + 4 > t_.size()) fail("bad \\u escape");
-            c = static_cast<char>(std::stoi(t_.substr(i_, 4), nullptr, 16));
-            i_ += 4;
-            break;
-          }
-          default: fail("bad escape");
-        }
-      }
-      out += c;
-    }
-    expect('"');
-    return out;
-  }
-  Json value() {
-    space();
-    if (i_ >= t_.size()) fail("unexpected end");
-    Json v;
-    const char c = t_[i_];
-    if (c == '{') {
-      v.kind = Json::kObject;
-      ++i_;
-      space();
-      if (t_[i_] == '}') {
-        ++i_;
-        return v;
-      }
-      do {
-        const std::string key = str();
-        expect(':');
-        v.object[key] = value();
-        space();
-      } while (i_ < t_.size() && t_[i_] == ',' && ++i_);
-      expect('}');
-    } else if (c == '[') {
-      v.kind = Json::kArray;
-      ++i_;
-      space();
-      if (t_[i_] == ']') {
-        ++i_;
-        return v;
-      }
-      do {
-        v.array.push_back(value());
-        space();
-      } while (i_ < t_.size() && t_[i_] == ',' && ++i_);
-      expect(']');
-    } else if (c == '"') {
-      v.kind = Json::kString;
-      v.string = str();
-    } else if (literal("true") || literal("false")) {
-      v.kind = Json::kBool;
-      v.boolean = t_[i_ - 1] == 'e' && t_[i_ - 2] == 'u';
-    } else if (literal("null")) {
-      v.kind = Json::kNull;
-    } else {
-      size_t used = 0;
-      v.kind = Json::kNumber;
-      try {
-        v.number = std::stod(t_.substr(i_, 40), &used);
-      } catch (const std::exception&) {
-        fail("bad value");
-      }
-      i_ += used;
-    }
-    return v;
-  }
-
-  const std::string& t_;
-  size_t i_ = 0;
-};
-
-Json parse_json(const std::string& text) { return JsonParser(text).parse(); }
+using joco::tools::test::Json;
+using joco::tools::test::parse_json;
 
 // Every row name of a case's failing rows.
 std::vector<std::string> failing_rows(const Json& c) {

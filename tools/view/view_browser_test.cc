@@ -1,0 +1,192 @@
+// joco-view's page run in a real browser (headless Chromium with SwiftShader WebGL): it loads with
+// no console error and every control works, the model is drawn, a moving model differs at two
+// times, and a still of a bundled model matches a stored reference. Skips, saying why, without a
+// browser.
+//
+// The reference (testdata/view/browser_humanoid.png) is rewritten by running this test with
+// JOCO_UPDATE_VIEW_REFERENCE=1 (then check the picture by eye and commit it).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "decode/png.h"
+#include "tools/tool_test_support.h"
+#include "view/headless_browser.h"
+
+namespace joco::tools::view {
+namespace {
+
+using compiler::RgbImage;
+
+// Stills are taken at this size; the pages get this much virtual time (timers, animation frames).
+constexpr int kWidth = 480, kHeight = 320;
+constexpr int kVirtualMs = 3000;
+// The background (viewer.js: scene.background, 0.18 0.2 0.24), as the canvas writes it.
+constexpr int kBackground[3] = {46, 51, 61};
+
+class ViewBrowser : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const BrowserLookup found = find_browser();
+    if (found.path.empty()) {
+      why_skip_ = found.why_absent;
+      return;
+    }
+    browser_ = found.path;
+    dir_ = new test::TempDir("joco-view-browser");
+    const std::string humanoid = joco::test::testdata("mujoco/model/humanoid/humanoid.xml");
+    auto ok = [](const test::RunResult& r) {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      return r.exit_code == 0;
+    };
+    // The model alone (its initial state), and a humanoid falling for 1 s (two rollouts).
+    ok(test::run("joco-view " + humanoid + " -o " + (*dir_ / "model.html")));
+    ok(test::run("joco-simulate " + humanoid + " --steps 200 --batch 2 --ctrl-noise 0.3 -q -o " +
+                 (*dir_ / "fall.h5")));
+    ok(test::run("joco-view " + humanoid + " " + (*dir_ / "fall.h5") + " -o " +
+                 (*dir_ / "fall.html")));
+    // Every geom type, a light, a camera and keyframes (no trajectory: the initial state and keys).
+    ok(test::run("joco-view " + joco::test::testdata("view/scene.xml") + " -o " +
+                 (*dir_ / "scene.html")));
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+    shots_.clear();
+  }
+  void SetUp() override {
+    if (browser_.empty()) GTEST_SKIP() << why_skip_;
+  }
+
+  // Runs `page#fragment` at the still size with a screenshot; once per URL for the whole suite.
+  static const BrowserResult& shot(const std::string& page, const std::string& fragment,
+                                   RgbImage* image, int width = kWidth, int height = kHeight) {
+    const std::string url = file_url(*dir_ / page, fragment);
+    auto it = shots_.find(url);
+    if (it == shots_.end()) {
+      const std::string png = *dir_ / ("shot" + std::to_string(shots_.size()) + ".png");
+      BrowserRequest request{.url = url, .width = width, .height = height};
+      request.screenshot = png;
+      request.virtual_time_ms = kVirtualMs;
+      request.timeout_s = 600;  // SwiftShader on a loaded machine can be very slow
+      Shot s{run_browser(browser_, request), {}, png};
+      if (s.result.ok) s.image = compiler::decode_png(joco::test::read_file(png), png);
+      it = shots_.emplace(url, std::move(s)).first;
+    }
+    if (image) *image = it->second.image;
+    last_png_ = it->second.png;
+    return it->second.result;
+  }
+
+  // The page ran: no console error, and it said it was ready.
+  static void expect_clean(const BrowserResult& r, const std::string& what) {
+    ASSERT_TRUE(r.ok) << what << ": " << r.failure << "\n" << r.log;
+    for (const auto& e : r.console_errors) ADD_FAILURE() << what << ": console error: " << e;
+    bool ready = false;
+    for (const auto& m : r.console) ready |= m.rfind("joco-view ready", 0) == 0;
+    EXPECT_TRUE(ready) << what << ": the page never said it was ready\n" << r.log;
+  }
+
+  static std::string browser_, why_skip_, last_png_;
+  static test::TempDir* dir_;
+  struct Shot {
+    BrowserResult result;
+    RgbImage image;
+    std::string png;
+  };
+  static std::map<std::string, Shot> shots_;
+};
+std::string ViewBrowser::browser_, ViewBrowser::why_skip_, ViewBrowser::last_png_;
+test::TempDir* ViewBrowser::dir_ = nullptr;
+std::map<std::string, ViewBrowser::Shot> ViewBrowser::shots_;
+
+// Pixels whose largest channel difference exceeds `threshold` (0-255).
+double fraction_differing(const RgbImage& a, const RgbImage& b, int threshold) {
+  EXPECT_EQ(a.width, b.width);
+  EXPECT_EQ(a.height, b.height);
+  if (a.rgb.size() != b.rgb.size() || a.rgb.empty()) return 1;
+  size_t n = 0;
+  for (size_t i = 0; i < a.rgb.size(); i += 3) {
+    int d = 0;
+    for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a.rgb[i + c]) - int(b.rgb[i + c])));
+    n += d > threshold;
+  }
+  return double(n) / double(a.rgb.size() / 3);
+}
+
+TEST_F(ViewBrowser, EveryControlWorksWithNoConsoleError) {
+  // The full page (panels, plots, timeline) with every control used once by #selftest=1, in real
+  // time (a page that keeps drawing can hold a headless browser's virtual time back for minutes):
+  // the falling humanoid's two rollouts with contacts and plots, and the scene of every geom type
+  // with its keyframes.
+  for (const char* page : {"fall.html", "scene.html"}) {
+    BrowserRequest request{
+        .url = file_url(*dir_ / page, "selftest=1"), .width = 1024, .height = 640};
+    request.stop_on_console = "joco-view selftest: ok";
+    request.timeout_s = 600;
+    const BrowserResult r = run_browser(browser_, request);
+    expect_clean(r, std::string(page) + "#selftest=1");
+  }
+}
+
+TEST_F(ViewBrowser, DrawsTheModelsGeoms) {
+  RgbImage drawn, empty;
+  expect_clean(shot("model.html", "still=1", &drawn), "model.html#still=1");
+  // No geom group visible: the background alone, everywhere.
+  expect_clean(shot("model.html", "still=1&groups=", &empty), "model.html#still=1&groups=");
+  ASSERT_EQ(drawn.width, kWidth);
+  ASSERT_EQ(drawn.height, kHeight);
+  ASSERT_EQ(empty.width, kWidth);
+  size_t off_background = 0;
+  for (size_t i = 0; i < empty.rgb.size(); i += 3) {
+    for (int c = 0; c < 3; ++c)
+      off_background += std::abs(int(empty.rgb[i + c]) - kBackground[c]) > 2;
+  }
+  EXPECT_EQ(off_background, 0u) << "the page without geoms is not the plain background";
+  // The floor fills the lower part and the body stands in the middle: most pixels are geoms.
+  EXPECT_GT(fraction_differing(drawn, empty, 16), 0.5);
+}
+
+TEST_F(ViewBrowser, AMovingModelDiffersAtTwoTimes) {
+  RgbImage start, later, later_again;
+  expect_clean(shot("fall.html", "still=1&time=0", &start), "fall.html#time=0");
+  expect_clean(shot("fall.html", "still=1&time=0.8", &later), "fall.html#time=0.8");
+  // The same time in the second rollout (other noise) and with a model camera and tracking:
+  // the fragment's other settings load cleanly too.
+  expect_clean(shot("fall.html", "still=1&time=0.8&rollout=1&camera=track:torso", &later_again),
+               "fall.html#rollout=1&camera=track:torso");
+  const double moved = fraction_differing(start, later, 32);
+  EXPECT_GT(moved, 0.01) << "frames at 0 s and 0.8 s are the same";
+  EXPECT_GT(fraction_differing(later, later_again, 32), 0.0);
+}
+
+// Tolerance: SwiftShader renders deterministically, but another Chromium or three.js build may
+// round differently at edges; the still has no text. Mean absolute difference under 2/255 per
+// channel, and under 1% of pixels off by more than 32/255 in some channel.
+TEST_F(ViewBrowser, StillMatchesTheStoredReference) {
+  RgbImage image;
+  const BrowserResult& r = shot("model.html", "still=1", &image);
+  expect_clean(r, "model.html#still=1");
+  const std::string reference = joco::test::testdata("view/browser_humanoid.png");
+  if (const char* update = std::getenv("JOCO_UPDATE_VIEW_REFERENCE"); update && *update == '1') {
+    std::filesystem::copy_file(last_png_, reference,
+                               std::filesystem::copy_options::overwrite_existing);
+    GTEST_SKIP() << "reference rewritten: " << reference;
+  }
+  const RgbImage expected = compiler::decode_png(joco::test::read_file(reference), reference);
+  ASSERT_EQ(image.width, expected.width);
+  ASSERT_EQ(image.height, expected.height);
+  double sum = 0;
+  for (size_t i = 0; i < image.rgb.size(); ++i)
+    sum += std::abs(int(image.rgb[i]) - int(expected.rgb[i]));
+  const double mean = sum / double(image.rgb.size());
+  EXPECT_LT(mean, 2.0) << "mean absolute difference per channel (of 255)";
+  EXPECT_LT(fraction_differing(image, expected, 32), 0.01);
+}
+
+}  // namespace
+}  // namespace joco::tools::view
