@@ -102,8 +102,9 @@ requestAnimationFrame(function () {
   gl.clearColor(1, 0, 0, 1); gl.clear(gl.COLOR_BUFFER_BIT);
   console.log("drawn " + (gl ? "webgl" : "none"));
 });
-// --dump-dom runs no animation frame: the DOM is marked from a timer.
-setTimeout(function () { document.body.dataset.ready = "1"; notDefined(); }, 10);
+// --dump-dom runs no animation frame (and may not wait for timers): the DOM is marked at once.
+document.body.dataset.ready = "1";
+setTimeout(function () { notDefined(); }, 10);
 </script></body></html>
 )";
 

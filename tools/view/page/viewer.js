@@ -683,8 +683,9 @@
     var button = $("joco-record");
     if (recorder) { recorder.stop(); return; }
     if (!window.MediaRecorder || !renderer.domElement.captureStream) { window.alert("This browser cannot record the canvas (MediaRecorder)."); return; }
-    var chunks = [], type = ["video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"].find(function (x) { return MediaRecorder.isTypeSupported(x); });
-    recorder = new MediaRecorder(renderer.domElement.captureStream(60), type ? { mimeType: type } : {});
+    var chunks = [], type = ["video/webm;codecs=vp8", "video/webm"].find(function (x) { return MediaRecorder.isTypeSupported(x); });
+    // A frame whenever the canvas changes (headless Chromium recorded nothing with vp9 at a fixed 60).
+    recorder = new MediaRecorder(renderer.domElement.captureStream(), type ? { mimeType: type } : {});
     recorder.ondataavailable = function (e) { if (e.data.size) chunks.push(e.data); };
     recorder.onstop = function () {
       var a = $("joco-download");
