@@ -329,15 +329,21 @@ TEST(OutputFaults, FifosAreWrittenStraightThrough) {
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     Child c(argv, dir + "/stdout.txt");
     std::string got;
-    {
-      std::FILE* f = std::fopen(fifo.c_str(), "rb");  // blocks until the tool opens it
-      ASSERT_NE(f, nullptr);
+    std::thread reader([&] {
+      std::FILE* f = std::fopen(fifo.c_str(), "rb");  // blocks until a writer opens it
+      if (!f) return;
       char buffer[65536];
       size_t n;
       while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0) got.append(buffer, n);
       std::fclose(f);
-    }
-    EXPECT_EQ(describe(c.wait()), "exit 0") << c.err();
+    });
+    const int status = c.wait();
+    // A tool that never opened the FIFO (one that replaced it) leaves the reader waiting: a writer
+    // opened and closed here releases it.
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+    reader.join();
+    EXPECT_EQ(describe(status), "exit 0") << c.err();
     struct stat st;
     ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
