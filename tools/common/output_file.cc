@@ -113,10 +113,10 @@ std::pair<std::string, int> create_temporary(const std::string& dir, const std::
 
 OutputTarget resolve_output(const std::string& path) {
   if (path == "-") return {OutputTarget::kStdout, path};
-  if (path.empty()) throw UsageError("empty output path");
+  if (path.empty()) throw RuntimeError("empty output path");
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw UsageError(path + ": is a directory; give a file name");
+    if (S_ISDIR(st.st_mode)) throw RuntimeError(path + ": is a directory; give a file name");
     // Through links too (/dev/stdout is a link to /proc/self/fd/1, itself a link to a pipe).
     if (!S_ISREG(st.st_mode)) return {OutputTarget::kStream, path};
   }
@@ -126,35 +126,35 @@ OutputTarget resolve_output(const std::string& path) {
   for (int depth = 0;; ++depth) {
     struct stat lst;
     if (::lstat(target.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) break;
-    if (depth == 40) throw UsageError(path + ": " + std::strerror(ELOOP));
+    if (depth == 40) throw RuntimeError(path + ": " + std::strerror(ELOOP));
     std::error_code ec;
     const fs::path next = fs::read_symlink(target, ec);
-    if (ec) throw UsageError(path + ": cannot read the link: " + ec.message());
+    if (ec) throw RuntimeError(path + ": cannot read the link: " + ec.message());
     target = next.is_absolute() ? next : target.parent_path() / next;
   }
   const fs::path dir = target.parent_path();
   if (!dir.empty()) {
     struct stat dst;
     if (::stat(dir.c_str(), &dst) != 0) {
-      throw UsageError(path + ": cannot write in " + dir.string() + ": " + std::strerror(errno));
+      throw RuntimeError("cannot create " + path + ": " + std::strerror(errno));
     }
-    if (!S_ISDIR(dst.st_mode)) throw UsageError(path + ": " + dir.string() + " is not a directory");
+    if (!S_ISDIR(dst.st_mode))
+      throw RuntimeError("cannot create " + path + ": " + dir.string() + " is not a directory");
   }
   return {OutputTarget::kFile, target.string()};
 }
 
 void check_output(const std::string& path) {
-  const OutputTarget t = resolve_output(path);
-  if (t.kind == OutputTarget::kStream && ::access(path.c_str(), W_OK) != 0) {
-    throw UsageError("cannot write " + path + ": " + std::strerror(errno));
-  }
-  if (t.kind == OutputTarget::kFile) {
-    // Making a file there is the only sure test (permissions, a read-only file system, /proc).
-    try {
-      TemporaryFile probe = TemporaryFile::beside(t.path);
-    } catch (const RuntimeError& e) {
-      throw UsageError(e.what());
+  // The failures of writing, found before the work: usage errors.
+  try {
+    const OutputTarget t = resolve_output(path);
+    if (t.kind == OutputTarget::kStream && ::access(path.c_str(), W_OK) != 0) {
+      throw RuntimeError("cannot write " + path + ": " + std::strerror(errno));
     }
+    // For a file, making one there is the only sure test (permissions, a read-only file system).
+    if (t.kind == OutputTarget::kFile) TemporaryFile probe = TemporaryFile::beside(t.path);
+  } catch (const RuntimeError& e) {
+    throw UsageError(e.what());
   }
 }
 

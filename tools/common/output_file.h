@@ -28,8 +28,8 @@ struct OutputTarget {
   std::string path;
 };
 
-// Classifies `path` (not "-" only when given); UsageError (exit 2) naming it when it is a
-// directory, its directory is missing, or links loop.
+// Classifies `path`; RuntimeError (exit 4) naming it when it is a directory, its directory is
+// missing, or links loop (check_output makes these usage errors before any work).
 OutputTarget resolve_output(const std::string& path);
 
 // resolve_output, and proves the output can be made: for a file, a temporary file is created
