@@ -3,6 +3,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -10,6 +11,14 @@
 #include "joco/error.h"
 
 namespace joco::tools {
+
+// No HDF5 exit handler. HDF5 1.10's H5Fclose, when the file's last flush fails (a full disk),
+// frees the file's structure but leaves its identifier registered; the handler that closes every
+// open file at exit then reads the freed structure: SIGSEGV after the tool has reported the error
+// and removed its temporary file. joco closes every file it opens itself (H5Handle), so the handler
+// has nothing to do that the end of the process does not. It must be declined before the library
+// starts, that is before main, hence a static initialiser in the file every HDF5 user links.
+[[maybe_unused]] const bool kNoHdf5ExitHandler = H5dont_atexit() >= 0;
 
 // HDF5 prints its error stack to stderr by default; joco reports errors itself.
 void silence_hdf5() {
@@ -31,6 +40,14 @@ std::string hdf5_detail() {
       },
       &detail);
   H5Eclear2(H5E_DEFAULT);
+  // A failed system call: HDF5's description is a dump of the call over two lines ("file write
+  // failed: time = ..., errno = 28, error message = 'No space left on device', buf = 0x..."); the
+  // system's reason says it.
+  const size_t at = detail.find(", errno = ");
+  if (at != std::string::npos) {
+    const int error = std::atoi(detail.c_str() + at + std::strlen(", errno = "));
+    if (error > 0) detail = std::strerror(error);
+  }
   return detail.empty() ? "" : " (" + detail + ")";
 }
 

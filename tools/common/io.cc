@@ -1,5 +1,6 @@
 #include "io.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,7 +10,6 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <random>
 
 #include "common/tool.h"
 #include "joco/error.h"
@@ -19,17 +19,6 @@ namespace joco::tools {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string unique_suffix() {
-  std::random_device rd;
-  return ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd() % 1000000);
-}
-
-// A temporary path beside `path` (same directory, so rename is atomic).
-std::string temp_beside(const std::string& path) {
-  const fs::path p(path);
-  return (p.parent_path() / ("." + p.filename().string() + unique_suffix())).string();
-}
 
 void write_all(std::FILE* f, std::span<const uint8_t> bytes, const std::string& name) {
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
@@ -83,29 +72,52 @@ void refuse_binary_to_terminal(const std::string& path) {
 
 namespace {
 
-// Bytes to a file atomically, or to standard output.
+// Standard output, or a FIFO or device opened for writing (straight through: no temporary file,
+// no rename), as a stream; `write` gets it and its display name. Flushed and closed here, so a
+// full device is reported (RuntimeError).
+template <typename Write>
+void write_stream(const OutputTarget& t, Write&& write) {
+  const std::string name = display_name(t.path, true);
+  std::FILE* f = stdout;
+  if (t.kind == OutputTarget::kStream) {
+    const int fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || !(f = ::fdopen(fd, "wb"))) {
+      const std::string reason = std::strerror(errno);
+      if (fd >= 0) ::close(fd);
+      throw RuntimeError("cannot open " + name + ": " + reason);
+    }
+  }
+  try {
+    write(f, name);
+  } catch (...) {
+    if (f != stdout) std::fclose(f);
+    throw;
+  }
+  if (f == stdout ? std::fflush(f) != 0 : std::fclose(f) != 0) {
+    throw RuntimeError("cannot write " + name + ": " + std::strerror(errno));
+  }
+}
+
+// Bytes to a file atomically (temporary file beside it, renamed over it), or to a stream.
 void write_bytes(const std::string& path, std::span<const uint8_t> bytes) {
-  if (path == "-") {
-    write_all(stdout, bytes, "<stdout>");
-    if (std::fflush(stdout) != 0)
-      throw RuntimeError("cannot write <stdout>: " + std::string(std::strerror(errno)));
+  const OutputTarget t = resolve_output(path);
+  if (t.kind != OutputTarget::kFile) {
+    write_stream(t, [&](std::FILE* f, const std::string& name) { write_all(f, bytes, name); });
     return;
   }
-  const std::string temp = temp_beside(path);
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  TemporaryFile temp = TemporaryFile::beside(t.path);
+  std::FILE* f = std::fopen(temp.path().c_str(), "wb");
   if (!f) throw RuntimeError("cannot create " + path + ": " + std::strerror(errno));
   try {
     write_all(f, bytes, path);
   } catch (...) {
     std::fclose(f);
-    std::remove(temp.c_str());
     throw;
   }
-  if (std::fclose(f) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw RuntimeError("cannot write " + path + ": " + reason);
+  if (std::fclose(f) != 0 || std::rename(temp.path().c_str(), t.path.c_str()) != 0) {
+    throw RuntimeError("cannot write " + path + ": " + std::strerror(errno));
   }
+  temp.release();
 }
 
 }  // namespace
@@ -120,31 +132,52 @@ void write_output(const std::string& path, std::string_view text) {
               std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-AtomicOutput::AtomicOutput(const std::string& path) : path_(path) {
-  refuse_binary_to_terminal(path);
-  if (path == "-") {
-    temp_ = (fs::temp_directory_path() / ("joco-stdout" + unique_suffix())).string();
-  } else {
-    temp_ = temp_beside(path);
-  }
+namespace {
+
+TemporaryFile temporary_for(const OutputTarget& t) {
+  return t.kind == OutputTarget::kFile ? TemporaryFile::beside(t.path)
+                                       : TemporaryFile::private_file();
 }
 
-AtomicOutput::~AtomicOutput() {
-  if (!committed_) std::remove(temp_.c_str());
-}
+}  // namespace
+
+AtomicOutput::AtomicOutput(const std::string& path)
+    : path_(path),
+      target_((refuse_binary_to_terminal(path), resolve_output(path))),
+      temp_(temporary_for(target_)) {}
+
+AtomicOutput::~AtomicOutput() = default;
 
 void AtomicOutput::commit() {
-  if (path_ == "-") {
-    const std::vector<uint8_t> bytes = read_input(temp_);
-    std::remove(temp_.c_str());
+  if (committed_) return;
+  if (target_.kind == OutputTarget::kFile) {
+    if (std::rename(temp_.path().c_str(), target_.path.c_str()) != 0) {
+      throw RuntimeError("cannot write " + path_ + ": " + std::strerror(errno));
+    }
+    temp_.release();
     committed_ = true;
-    write_bytes("-", bytes);
     return;
   }
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
-    throw RuntimeError("cannot write " + path_ + ": " + std::strerror(errno));
-  }
+  // The complete file copied to the stream a block at a time, removed first (it stays readable
+  // through `in`), so that nothing is left behind if the copy is cut short (SIGPIPE).
+  std::FILE* in = std::fopen(temp_.path().c_str(), "rb");
+  if (!in) throw RuntimeError("cannot read back " + temp_.path() + ": " + std::strerror(errno));
+  temp_.remove();
   committed_ = true;
+  try {
+    write_stream(target_, [&](std::FILE* out, const std::string& name) {
+      std::vector<uint8_t> buffer(1 << 20);
+      size_t n;
+      while ((n = std::fread(buffer.data(), 1, buffer.size(), in)) > 0) {
+        write_all(out, std::span<const uint8_t>(buffer.data(), n), name);
+      }
+      if (std::ferror(in)) throw RuntimeError("cannot write " + name + ": read error");
+    });
+  } catch (...) {
+    std::fclose(in);
+    throw;
+  }
+  std::fclose(in);
 }
 
 }  // namespace joco::tools

@@ -9,6 +9,7 @@
 #include <new>
 #include <sstream>
 
+#include "common/output_file.h"
 #include "common/trajectory_writer.h"
 #include "common/version.h"
 
@@ -35,8 +36,21 @@ CLI::Option* add_hdf5_output_option(CLI::App& app, std::string& output) {
       "--compress", [] { set_default_deflate_level(1); },
       "Compress the output (shuffle and deflate, level 1): files about 1.3-1.6x smaller, written "
       "several times slower");
-  return app.add_option("-o,--output", output,
-                        "Output HDF5 file (- for standard output, the default)");
+  return add_output_check(app.add_option(
+      "-o,--output", output, "Output HDF5 file (- for standard output, the default)"));
+}
+
+CLI::Option* add_output_check(CLI::Option* option) {
+  return option->check(CLI::Validator(
+      [](std::string& path) -> std::string {
+        try {
+          if (path != "-") check_output(path);
+        } catch (const UsageError& e) {
+          return e.what();
+        }
+        return "";
+      },
+      "", "writable output"));
 }
 
 ExitCode exit_code(const Error& e) {
@@ -90,6 +104,7 @@ CLI::Validator in_range(double lowest, double highest) {
 int run_tool(int argc, char** argv, const std::string& name, const std::string& description,
              const std::function<void(CLI::App&)>& define,
              const std::function<int(const ToolContext&)>& run) {
+  install_output_signal_handlers();
   for (int i = 0; i < argc; ++i) {
     if (i) g_command_line += ' ';
     g_command_line += argv[i];

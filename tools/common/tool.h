@@ -65,6 +65,11 @@ inline CLI::Option* add_model_argument(CLI::App& app, std::string& model) {
 // --compress: the file's chunks shuffled and deflated (default_deflate_level 1) instead of stored.
 CLI::Option* add_hdf5_output_option(CLI::App& app, std::string& output);
 
+// Checks an output option's value before any work (check_output in output_file.h): a directory, a
+// missing directory or a place where no file can be made is a usage error (exit 2). Every -o of
+// every tool has it.
+CLI::Option* add_output_check(CLI::Option* option);
+
 // --threads T, 1 to 1024; `description` says what runs in parallel.
 inline CLI::Option* add_threads_option(CLI::App& app, int& threads,
                                        const std::string& description) {

@@ -107,6 +107,17 @@ JoinSummary join_trajectory_files(const std::string& output, const std::vector<s
   H5Handle file =
       make_out(H5Fcreate(out.temp_path().c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
                "cannot create " + name);
+  if (mode != JoinMode::kLinks) {
+    // H5Ocopy crashes in its clean-up when a write fails (HDF5 1.10): a full disk or file size
+    // limit is found before it, against the inputs' size (what the copies take, at most).
+    uint64_t bytes = 0;
+    for (const std::string& input : inputs) {
+      std::error_code ec;
+      const uint64_t size = std::filesystem::file_size(input, ec);
+      if (!ec) bytes += size;
+    }
+    check_room(out.temp_path(), bytes, name);
+  }
   {
     H5Handle first = make_in(H5Fopen(inputs[0].c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                              inputs[0] + ": cannot open as HDF5");

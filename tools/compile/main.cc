@@ -21,8 +21,8 @@ int main(int argc, char** argv) {
       [&](CLI::App& app) {
         app.add_option("MODEL", input, "Model: .xml (MJCF), .urdf, .jmb, or - for standard input")
             ->required();
-        app.add_option("-o,--output", output,
-                       "Write the binary model here (- for standard output)");
+        joco::tools::add_output_check(app.add_option(
+            "-o,--output", output, "Write the binary model here (- for standard output)"));
         app.add_option("--print", print, "Dump the compiled model to standard output: json or text")
             ->check(CLI::IsMember({"json", "text"}));
       },

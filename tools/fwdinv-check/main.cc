@@ -505,8 +505,9 @@ int main(int argc, char** argv) {
             ->check(joco::tools::kNonNegative);
         app.add_option("--report", o.report, "Write a report: json or junit")
             ->check(CLI::IsMember({"json", "junit"}));
-        app.add_option("-o,--output", o.output,
-                       "Report file (- for standard output, the default); needs --report");
+        joco::tools::add_output_check(
+            app.add_option("-o,--output", o.output,
+                           "Report file (- for standard output, the default); needs --report"));
         app.add_option("--threads", o.threads, "Threads (states in parallel)")
             ->check(joco::tools::in_range(1, 1024));
       },

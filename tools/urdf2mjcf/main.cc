@@ -26,8 +26,8 @@ int main(int argc, char** argv) {
       "Convert a URDF robot into MJCF that a person can read (standard output by default).",
       [&](CLI::App& app) {
         app.add_option("ROBOT", input, "The URDF file, or - for standard input")->required();
-        app.add_option("-o,--output", output,
-                       "Write the MJCF here (default: - for standard output)");
+        joco::tools::add_output_check(app.add_option(
+            "-o,--output", output, "Write the MJCF here (default: - for standard output)"));
         app.add_option("--package-path", package_paths,
                        "Where package://NAME/... meshes are: NAME=DIR (repeatable; "
                        "ROS_PACKAGE_PATH is searched after)")
