@@ -29,4 +29,8 @@ bool looks_like_mjb(std::span<const uint8_t> bytes);
 // the model's identity in trajectory files (model_checksum).
 uint64_t model_checksum(const Model& m);
 
+// The checksum of a .jmb body (everything before the stored checksum): what write_jmb appends and
+// read_jmb compares. For tools that edit an image (the fuzz target re-seals mutated bytes).
+uint64_t jmb_checksum(std::span<const uint8_t> body);
+
 }  // namespace joco

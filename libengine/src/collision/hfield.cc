@@ -43,11 +43,14 @@ int hfield_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, d
 
   // cells overlapping the box
   const double dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
+  // Clamped while still doubles: a box far outside the grid (huge or NaN coordinates) has cell
+  // numbers no int holds.
   auto cell_range = [](double a, double b, double half, double step, int n, int* first, int* last) {
-    *first = static_cast<int>(std::floor((a + half) / step));
-    *last = static_cast<int>(std::ceil((b + half) / step));
-    *first = *first < 0 ? 0 : *first;
-    *last = *last > n - 1 ? n - 1 : *last;
+    const auto cell = [n](double x) {
+      return x > 0 ? (x < n - 1 ? static_cast<int>(x) : n - 1) : 0;
+    };
+    *first = cell(std::floor((a + half) / step));
+    *last = cell(std::ceil((b + half) / step));
   };
   int c0, c1, r0, r1;
   cell_range(lo[0], hi[0], size[0], dx, ncol, &c0, &c1);

@@ -13,9 +13,12 @@ namespace joco::compiler {
 // float32 bindpos[3] and bindquat[4], int32 vertex count, its int32 vertex ids and float32
 // weights; and nothing more.
 RawSkin read_skin_file(const std::string& path, const std::string& where) {
+  return parse_skin(read_binary_file(path), "skin file '" + path + "'", where);
+}
+
+RawSkin parse_skin(const std::vector<uint8_t>& bytes, const std::string& file,
+                   const std::string& where) {
   RawSkin s;
-  const std::vector<uint8_t> bytes = read_binary_file(path);
-  const std::string file = "skin file '" + path + "'";
   size_t at = 0;
   // `n` 4-byte values (or `n` bytes) at the read position, or an error naming `what`.
   auto take = [&](size_t n, const std::string& what, size_t size = 4) -> const uint8_t* {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,9 @@ struct RawSkin {
 // Reads a skin file. Errors are InputErrors starting with `where` (the element, for messages), or
 // with the file's path when it cannot be read.
 RawSkin read_skin_file(const std::string& path, const std::string& where);
+
+// The same from the file's bytes; `file` names them in messages ("skin file 'a.skn'").
+RawSkin parse_skin(const std::vector<uint8_t>& bytes, const std::string& file,
+                   const std::string& where);
 
 }  // namespace joco::compiler

@@ -135,6 +135,8 @@ uint64_t model_checksum(const Model& m) {
   return fnv1a(w.out.data(), w.out.size());
 }
 
+uint64_t jmb_checksum(std::span<const uint8_t> body) { return fnv1a(body.data(), body.size()); }
+
 bool looks_like_jmb(std::span<const uint8_t> bytes) {
   return bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) == 0;
 }

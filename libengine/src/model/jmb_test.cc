@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -20,13 +24,17 @@ namespace {
 
 // Rewrites the checksum of a .jmb image after an edit, so that the edit reaches validation.
 void fix_checksum(std::vector<uint8_t>& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
   const size_t body = bytes.size() - sizeof(uint64_t);
-  for (size_t i = 0; i < body; ++i) {
-    h ^= bytes[i];
-    h *= 0x100000001b3ull;
-  }
+  const uint64_t h = jmb_checksum({bytes.data(), body});
   std::memcpy(bytes.data() + body, &h, sizeof(h));
+}
+
+// Element i of a real field set to v.
+void set_real(const ArrayField& f, int64_t i, double v) {
+  if (f.type == ScalarType::kFloat64)
+    static_cast<double*>(f.data)[i] = v;
+  else
+    static_cast<float*>(f.data)[i] = static_cast<float>(v);
 }
 
 std::string error_of(const std::vector<uint8_t>& bytes) {
@@ -157,6 +165,102 @@ TEST(Jmb, ValidationNamesTheFirstBadField) {
   m = test::pendulum_model();
   m.actuator_trnid[0] = 7;
   EXPECT_NE(error_of(write_jmb(m)).find("actuator_trnid[0]"), std::string::npos);
+}
+
+// Every real element of the model (each array of model_fields.h and each field of opt, vis and
+// stat) must be finite: a NaN or an infinity anywhere is refused, naming the field and element.
+TEST(Jmb, EveryRealFieldMustBeFinite) {
+  // Between them, these models fill every real array but a few (those of lights, cameras, ...).
+  const Model models[] = {test::pendulum_model(),
+                          compile_mjcf_file(test::testdata("compiler/skin_files.xml")),
+                          compile_mjcf_file(test::testdata("textures/hfield.xml")),
+                          compile_mjcf_file(test::testdata("collision/primitives.xml"))};
+  std::set<std::string> checked;
+  for (const Model& good : models) {
+    ASSERT_EQ(error_of(write_jmb(good)), "");
+    for (size_t k = 0; k < good.arrays().size(); ++k) {
+      const ArrayField f = good.arrays()[k];
+      if ((f.type != ScalarType::kFloat64 && f.type != ScalarType::kFloat32) || f.count() == 0)
+        continue;
+      for (double bad : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+        Model m = good;
+        const int64_t i = f.count() - 1;
+        set_real(m.arrays()[k], i, bad);
+        const std::string error = error_of(write_jmb(m));
+        // a quaternion is named by its first element
+        const bool quat = std::string_view(f.name).ends_with("quat");
+        EXPECT_NE(
+            error.find(std::string(f.name) + "[" + std::to_string(quat ? i - i % 4 : i) + "] = "),
+            std::string::npos)
+            << f.name << " = " << bad << ": " << error;
+        EXPECT_NE(error.find(quat ? "expected a quaternion that can be normalised"
+                                  : "expected a finite number"),
+                  std::string::npos)
+            << error;
+      }
+      checked.insert(f.name);
+    }
+    for (size_t k = 0; k < good.struct_fields().size(); ++k) {
+      const StructField f = good.struct_fields()[k];
+      if (f.type != ScalarType::kFloat64 && f.type != ScalarType::kFloat32) continue;
+      Model m = good;
+      const StructField g = m.struct_fields()[k];
+      set_real({"", g.type, 1, g.count, field_check::any, g.data}, 0, std::nan(""));
+      const std::string error = error_of(write_jmb(m));
+      EXPECT_NE(error.find(f.name + (f.count > 1 ? "[0] = nan" : " = nan")), std::string::npos)
+          << error;
+      checked.insert(f.name);
+    }
+  }
+  EXPECT_GT(checked.size(), 150u);  // of the 190-odd real fields and struct members
+}
+
+// Fields with a range are refused out of it: the causes the .jmb fuzz target found, each in the
+// form it took there (a negative inertia, a quaternion of 7e221, a zero quaternion).
+TEST(Jmb, RealFieldsWithARangeAreCheckedAgainstIt) {
+  const auto error_with = [](const std::function<void(Model&)>& edit) {
+    Model m = test::pendulum_model();
+    edit(m);
+    return error_of(write_jmb(m));
+  };
+  EXPECT_NE(error_with([](Model& m) {
+              m.body_inertia[4] = -1;
+            }).find("body_inertia[4] = -1, expected a finite number >= 0"),
+            std::string::npos);
+  EXPECT_NE(error_with([](Model& m) {
+              m.body_mass[1] = -0.5;
+            }).find("body_mass[1] = -0.5, expected a finite number >= 0"),
+            std::string::npos);
+  EXPECT_NE(error_with([](Model& m) { m.geom_size[0] = -1e-3; }).find("geom_size[0] = -0.001"),
+            std::string::npos);
+  EXPECT_NE(error_with([](Model& m) { m.body_quat[4] = 7e221; })
+                .find("body_quat[4] = (7e+221, 0, 0, 0), expected a quaternion that can be "
+                      "normalised"),
+            std::string::npos)
+      << error_with([](Model& m) { m.body_quat[4] = 7e221; });
+  EXPECT_NE(error_with([](Model& m) {
+              for (int k = 0; k < 4; ++k) m.geom_quat[4 + k] = 0;
+            }).find("geom_quat[4] = (0, 0, 0, 0)"),
+            std::string::npos);
+  // Finite values in range still load: a quaternion far from unit length can be normalised.
+  EXPECT_EQ(error_with([](Model& m) { m.body_quat[4] = 1e100; }), "");
+}
+
+// The .jmb inputs of fuzz findings (testdata/fuzz/jmb/README.md says what each is), sealed with a
+// valid checksum as the fuzz target seals them: each is refused at load, naming what is wrong;
+// before the real fields were validated, each loaded and then crashed, hung or computed NaN.
+TEST(Jmb, FuzzFindingsAreRefused) {
+  int n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::testdata("fuzz/jmb"))) {
+    if (entry.path().extension() != ".jmb") continue;
+    std::vector<uint8_t> bytes = test::read_file(entry.path().string());
+    ASSERT_GE(bytes.size(), sizeof(uint64_t));
+    fix_checksum(bytes);
+    const std::string error = error_of(bytes);
+    EXPECT_NE(error.find("invalid model: "), std::string::npos) << entry.path() << ": " << error;
+    ++n;
+  }
+  EXPECT_GT(n, 0);
 }
 
 // mesh_graphvert repeats mesh vertices for hill climbing: a file whose copy differs from them, or

@@ -1,6 +1,8 @@
 #include "joco/validate.h"
 
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,47 @@ namespace {
 constexpr int kMaxSize = kMaxModelSize;
 // The largest Data a model may ask for (bytes).
 constexpr double kMaxDataBytes = double(int64_t{1} << 40);
+
+// What a real (double or float) element must be beyond finite, for the fields that have a range:
+// no stage of the pipeline is defined on NaN or infinite parameters, and these have a sign or a
+// norm the pipeline divides by or takes roots of.
+enum class RealRange { kNonNeg, kPositive, kQuat };
+struct RealFieldRange {
+  std::string_view field;
+  RealRange range;
+};
+constexpr RealFieldRange kRealRanges[] = {
+    {"body_mass", RealRange::kNonNeg},
+    {"body_subtreemass", RealRange::kNonNeg},
+    {"body_inertia", RealRange::kNonNeg},
+    {"body_invweight0", RealRange::kNonNeg},
+    {"dof_invweight0", RealRange::kNonNeg},
+    {"dof_M0", RealRange::kNonNeg},
+    {"geom_size", RealRange::kNonNeg},
+    {"geom_rbound", RealRange::kNonNeg},
+    {"hfield_size", RealRange::kPositive},
+    {"tendon_invweight0", RealRange::kNonNeg},
+    {"sensor_cutoff", RealRange::kNonNeg},
+    {"sensor_noise", RealRange::kNonNeg},
+    // each 4 in a row a quaternion that can be normalised
+    {"body_quat", RealRange::kQuat},
+    {"body_iquat", RealRange::kQuat},
+    {"geom_quat", RealRange::kQuat},
+    {"site_quat", RealRange::kQuat},
+    {"cam_quat", RealRange::kQuat},
+    {"key_mquat", RealRange::kQuat},
+    {"skin_bonebindquat", RealRange::kQuat},
+};
+
+bool is_real(ScalarType type) {
+  return type == ScalarType::kFloat64 || type == ScalarType::kFloat32;
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", v);
+  return text;
+}
 
 class Validator {
  public:
@@ -93,14 +136,59 @@ class Validator {
     }
   }
 
+  // Every field: integers against their check in the table (model_fields.h), reals (the arrays and
+  // the fields of opt, vis and stat) finite and in their range (kRealRanges).
   void check_table() const {
+    for (const StructField& f : m_.struct_fields()) {
+      if (!is_real(f.type)) continue;
+      check_reals({f.name.c_str(), f.type, 1, f.count, field_check::any, f.data}, f.count == 1);
+    }
     for (const ArrayField& f : m_.arrays()) {
+      if (is_real(f.type)) {
+        check_reals(f, false);
+        continue;
+      }
       if (f.check.kind == FieldCheck::kAny) continue;
       for (int64_t i = 0; i < f.count(); ++i) {
         const int64_t v = f.int_value(i);
         if (!f.check.accepts(v)) {
           fail(f.name, i, "= " + std::to_string(v) + ", expected " + f.check.describe());
         }
+      }
+    }
+  }
+
+  // A real field's elements: finite, and in the field's range if it has one. `scalar`: a field of
+  // one element, named without an index.
+  void check_reals(const ArrayField& f, bool scalar) const {
+    std::optional<RealRange> range;
+    for (const RealFieldRange& r : kRealRanges) {
+      if (r.field == f.name) range = r.range;
+    }
+    const auto where = [scalar](int64_t i) { return scalar ? int64_t{-1} : i; };
+    if (range == RealRange::kQuat) {
+      for (int64_t i = 0; i + 4 <= f.count(); i += 4) {
+        const double q[4] = {f.value(i), f.value(i + 1), f.value(i + 2), f.value(i + 3)};
+        // Normalising divides by |q|: neither 0 (nor so small that its square is 0) nor overflowing
+        // (components of 1e155 and beyond), nor NaN.
+        const double norm2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+        if (!(norm2 > 0 && std::isfinite(norm2))) {
+          fail(f.name, where(i),
+               "= (" + number(q[0]) + ", " + number(q[1]) + ", " + number(q[2]) + ", " +
+                   number(q[3]) + "), expected a quaternion that can be normalised");
+        }
+      }
+      return;
+    }
+    const bool nonneg = range == RealRange::kNonNeg, positive = range == RealRange::kPositive;
+    for (int64_t i = 0; i < f.count(); ++i) {
+      const double v = f.value(i);
+      if (!std::isfinite(v) || (nonneg && v < 0) || (positive && v <= 0)) {
+        fail(f.name, where(i),
+             "= " + number(v) + ", expected a finite number" +
+                 (nonneg     ? " >= 0"
+                  : positive ? " > 0"
+                             : ""));
       }
     }
   }

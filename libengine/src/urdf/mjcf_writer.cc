@@ -118,10 +118,11 @@ XmlNode factor_defaults(XmlNode& scope, const std::vector<DefaultGroup>& groups)
     for (const auto& [key, value] : g.fixed) defaults.set(key, value);
     for (const auto& [attribute, value] : moved) {
       defaults.set(attribute, value);
+      // (captured by an init-capture: clang 14, the fuzz build's, cannot capture a binding)
       const std::string& mujoco_default =
-          std::find_if(g.candidates.begin(), g.candidates.end(), [&](const auto& c) {
-            return c.first == attribute;
-          })->second;
+          std::find_if(g.candidates.begin(), g.candidates.end(),
+                       [&name = attribute](const auto& c) { return c.first == name; })
+              ->second;
       for (XmlNode* e : elements) {
         const std::string* v = e->find(attribute);
         if (v && *v == value) {

@@ -1,0 +1,62 @@
+// What the fuzz targets share: running a loaded model once through the pipeline, and a folder of
+// asset files written once per process, so that MJCF and URDF inputs can name meshes, textures,
+// height fields and skins that exist.
+//
+// A target catches joco::InputError (bad input, refused with a message: the contract) and nothing
+// else: any other exception, a crash, a sanitizer report or a hang is a finding.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "joco/data.h"
+#include "joco/error.h"
+#include "joco/forward.h"
+#include "joco/model.h"
+
+namespace joco::fuzz {
+
+// Models whose Data would be larger than this are loaded but not run: libFuzzer's memory limit
+// (2 GB) would report a legitimate allocation as a finding.
+inline constexpr double kMaxRunBytes = 256.0 * 1024 * 1024;
+
+// One forward pass (collision, constraints, sensors) of an accepted model: whatever a loader
+// accepts must be safe to simulate. RuntimeError (a divergence the engine reports) is an answer.
+inline void run_once(const Model& m) {
+  if (data_bytes(m.sizes()).total > kMaxRunBytes) return;
+  Data d = make_data(m);
+  try {
+    forward(m, d);
+  } catch (const RuntimeError&) {
+  }
+}
+
+// Copies testdata files into a fresh folder under TMPDIR (or /tmp) once, under the short names the
+// seeds and the dictionary use; returns the folder.
+inline const std::string& asset_dir() {
+  static const std::string dir = [] {
+    namespace fs = std::filesystem;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/joco-fuzz-assets.XXXXXX";
+    if (!mkdtemp(pattern.data())) std::abort();
+    const fs::path out(pattern), src(JOCO_TESTDATA_DIR);
+    const std::pair<const char*, const char*> files[] = {
+        {"mesh/tet.stl", "a.stl"},
+        {"mesh/tet_ascii.stl", "b.stl"},
+        {"mesh/quad_pyramid_vt_vn.obj", "a.obj"},
+        {"mesh/tetra.msh", "a.msh"},
+        {"textures/hf/grey8.png", "hf.png"},
+        {"textures/hf/random.bin", "hf.bin"},
+        {"textures/png/adam7_rgb8.png", "tex.png"},
+        {"skin/box.skn", "a.skn"},
+    };
+    for (const auto& [from, to] : files) fs::copy_file(src / from, out / to);
+    return pattern;
+  }();
+  return dir;
+}
+
+}  // namespace joco::fuzz
