@@ -21,10 +21,11 @@ const std::string kHumanoid =
 const std::string kArm = std::string(JOCO_TESTDATA_DIR) + "/mujoco/model/tendon_arm/arm26.xml";
 constexpr int kBatch = 7;
 
-// The batch every test divides: humanoid rollouts with contacts, from seeds 5 + b.
+// The batch every test divides: humanoid rollouts with contacts (the feet land at about step 45),
+// from seeds 5 + b.
 std::string batch_command(const std::string& extra) {
   return "joco-simulate " + kHumanoid + " --batch " + std::to_string(kBatch) +
-         " --steps 40 --ctrl-noise 0.3 --seed 5 --contacts " + extra;
+         " --steps 50 --ctrl-noise 0.3 --seed 5 --contacts " + extra;
 }
 
 // Every rollout of `expected` has the same bits in `actual`: every dataset, the contacts, the seed;

@@ -126,7 +126,8 @@ TEST(JocoSimulate, EvaluateRowsDoNotDependOnTheRowsBefore) {
   for (const char* path :
        {"mujoco/model/humanoid/humanoid.xml", "mujoco/model/tendon_arm/arm26.xml"}) {
     const std::string xml = model(path);
-    auto r = test::run("joco-simulate " + xml + " --steps 80 --ctrl-noise 0.4 --seed 5 -o " + dir +
+    // Seed 8: its noise drives arm26 into its joint limits within 80 steps (7 constrained rows).
+    auto r = test::run("joco-simulate " + xml + " --steps 80 --ctrl-noise 0.4 --seed 8 -o " + dir +
                        "/run.h5");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     test::write_rows(xml, dir + "/run.h5", dir + "/reversed.h5", true);
