@@ -174,6 +174,10 @@ Trajectory& Trajectory::operator=(Trajectory&&) noexcept = default;
 
 std::string Trajectory::where() const { return impl_->file->where(group_); }
 
+std::string Trajectory::where(const std::string& dataset) const {
+  return impl_->file->where(group_, dataset);
+}
+
 bool Trajectory::has(Field f) const { return impl_->datasets[static_cast<int>(f)].has_value(); }
 
 std::vector<Field> Trajectory::fields() const {

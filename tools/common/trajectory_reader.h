@@ -49,6 +49,8 @@ class Trajectory {
 
   // "FILE.h5:/group", for messages.
   std::string where() const;
+  // Where one of its datasets is, for messages: "FILE.h5:/rollout_00001/time", "FILE.h5:/time".
+  std::string where(const std::string& dataset) const;
   const std::string& group() const { return group_; }
   size_t rows() const { return rows_; }
 

@@ -3,6 +3,8 @@
 #include "joco/inverse.h"
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
+#include <hdf5_hl.h>
 
 #include <cmath>
 #include <filesystem>
@@ -329,6 +331,19 @@ TEST(JocoInverse, TimeFromTheFileOrDt) {
   auto r = test::run("joco-inverse " + path + " " + dir + "/q.h5 -o " + dir + "/a.h5");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("--dt"), std::string::npos) << r.err;
+  // A time that goes back is named as FILE:/time (it was FILE://time).
+  {
+    const hid_t f = H5Fcreate((dir + "/back.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    const std::vector<double> qpos(3 * static_cast<size_t>(m.nq), 0.0), time = {0, 0.2, 0.1};
+    const hsize_t qdims[2] = {3, static_cast<hsize_t>(m.nq)}, tdims[1] = {3};
+    EXPECT_GE(H5LTmake_dataset_double(f, "qpos", 2, qdims, qpos.data()), 0);
+    EXPECT_GE(H5LTmake_dataset_double(f, "time", 1, tdims, time.data()), 0);
+    H5Fclose(f);
+  }
+  r = test::run("joco-inverse " + path + " " + dir + "/back.h5 -o " + dir + "/x.h5");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("back.h5:/time: does not increase at row 2"), std::string::npos) << r.err;
   run_ok("joco-inverse " + path + " " + dir + "/q.h5 --dt " + std::to_string(m.opt.timestep) +
          " -o " + dir + "/a.h5");
   write_fields(dir + "/qt.h5", m, {Field::kTime, Field::kQpos}, dir + "/run.h5");

@@ -159,7 +159,7 @@ Inputs read_inputs(const Model& m, Trajectory& t, const Options& o) {
     in.time = t.read(Field::kTime).data;
     for (size_t r = 1; r < in.rows; ++r) {
       if (!(in.time[r] > in.time[r - 1])) {
-        throw InputError(t.where() + "/time: does not increase at row " + std::to_string(r) +
+        throw InputError(t.where("time") + ": does not increase at row " + std::to_string(r) +
                          "; give --dt to use evenly spaced rows instead");
       }
     }

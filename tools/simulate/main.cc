@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "common/controls.h"
@@ -177,6 +180,17 @@ int evaluate(const Options& o, const ToolContext& ctx, const Distribution& dist)
   const RolloutParameters parameters(m, o.set, "", 0);  // --set applied to m
   TrajectoryInput input = TrajectoryInput::open(o.evaluate);
   const std::vector<std::string> groups = input.trajectory_groups();
+  // Each result keeps its rollout's name (FILE:/rollout_00005 gives /rollout_00005) when every
+  // group evaluated is a rollout group; other groups are numbered in file order.
+  std::vector<int> output_index(groups.size());
+  bool all_rollouts = true;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const std::optional<long long> index = rollout_index(std::string_view(groups[g]).substr(1));
+    all_rollouts = all_rollouts && index && *index <= INT32_MAX;
+    output_index[g] = index && all_rollouts ? static_cast<int>(*index) : static_cast<int>(g);
+  }
+  if (!all_rollouts)
+    for (size_t g = 0; g < groups.size(); ++g) output_index[g] = static_cast<int>(g);
   TrajectoryFileWriter file(o.output, m, writer_options(m, o, ctx));
   for (size_t g = 0; g < groups.size(); ++g) {
     Trajectory t = input.trajectory(groups[g]);
@@ -215,7 +229,7 @@ int evaluate(const Options& o, const ToolContext& ctx, const Distribution& dist)
     progress.finish();
     for (const std::vector<ContactRecord>& row : contacts)
       all.contacts.insert(all.contacts.end(), row.begin(), row.end());
-    TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(static_cast<int>(g));
+    TrajectoryWriter& w = groups[g] == "/" ? file.trajectory() : file.rollout(output_index[g]);
     all.write(record, w, o.contacts);
     w.set_attribute("evaluated", o.evaluate);
     parameters.write_attributes(w, 0, m);

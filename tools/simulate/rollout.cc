@@ -1,5 +1,6 @@
 #include "simulate/rollout.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <string>
@@ -45,12 +46,14 @@ RolloutStats rollout(const Model& m, Data& d, const Options& o, const InitialSta
   for (int64_t t = 0; t <= steps; ++t) {
     controls.apply(m, d, static_cast<size_t>(t));
     const int resets_before = resets(d);
+    const double time_before = d.time;  // the reset sets d.time back to the initial state's
     before.save(m, d);
     step1(m, d);
     if (resets(d) > resets_before) {
       if (o.strict) {
-        throw RuntimeError("the simulation diverged at step " + std::to_string(t) + " (time " +
-                           std::to_string(d.time) + "); --strict stops here");
+        throw RuntimeError(
+            fmt::format("the simulation diverged at step {} (time {:g} s); --strict stops here", t,
+                        time_before));
       }
       // A divergence check reset d: forward ran from the model's initial state.
       before.save(m, Data(m));

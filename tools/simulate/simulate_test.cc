@@ -268,7 +268,9 @@ TEST(JocoSimulate, DivergingRolloutsOfABatchAreReported) {
                        " --steps 600 --ctrl-noise 0.1 --batch 3 --strict --threads " + threads +
                        " -o " + dir + "/strict.h5");
     EXPECT_EQ(r.exit_code, 4) << r.err;
-    EXPECT_NE(r.err.find("the simulation diverged at step 447"), std::string::npos) << r.err;
+    // The time the diverging step started at (the reset sets d.time back to 0).
+    EXPECT_NE(r.err.find("the simulation diverged at step 447 (time 4.47 s)"), std::string::npos)
+        << r.err;
     EXPECT_TRUE(std::filesystem::is_empty(dir));
     r = test::run("joco-simulate " + diverging + " --steps 600 --ctrl-noise 0.1 --batch 3 " +
                   "--threads " + threads + " -o " + dir + "/reset.h5");
@@ -284,6 +286,25 @@ TEST(JocoSimulate, DivergingRolloutsOfABatchAreReported) {
     }
     std::filesystem::remove(dir + "/reset.h5");
   }
+}
+
+// --evaluate FILE:/rollout_00002 writes its result as /rollout_00002, the rollout it evaluated.
+TEST(JocoSimulate, EvaluateKeepsTheRolloutsName) {
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  const std::string arm = model("mujoco/model/tendon_arm/arm26.xml");
+  auto r = test::run("joco-simulate " + arm + " --steps 5 --ctrl-noise 0.3 --batch 3 -o " + dir +
+                     "/batch.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run("joco-simulate " + arm + " --evaluate " + dir + "/batch.h5:/rollout_00002 -o " +
+                dir + "/one.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(TrajectoryInput::open(dir + "/one.h5").rollout_groups(),
+            std::vector<std::string>{"/rollout_00002"});
+  r = test::run("joco-simulate " + arm + " --evaluate " + dir + "/batch.h5 -o " + dir + "/all.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(TrajectoryInput::open(dir + "/all.h5").rollout_groups(),
+            (std::vector<std::string>{"/rollout_00000", "/rollout_00001", "/rollout_00002"}));
 }
 
 TEST(JocoSimulate, StartsFromAKeyframe) {
