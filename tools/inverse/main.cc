@@ -811,7 +811,8 @@ int main(int argc, char** argv) {
             "accelerations as an Euler step makes them, the integrator's damping undone");
         app.add_option("--smooth", o.smooth,
                        "Savitzky-Golay smoothing of the positions before differencing "
-                       "(savgol:WINDOW:ORDER), or velocities and accelerations from the natural "
+                       "(savgol:WINDOW:ORDER, WINDOW in rows, or in seconds as savgol:0.05s:3), or "
+                       "velocities and accelerations from the natural "
                        "quintic spline through them (spline, as OpenSim's ID tool)")
             ->excludes(discrete);
         app.add_option("--lowpass", o.lowpass,
