@@ -113,7 +113,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
   ctx.name = name;
   CLI::App app(description, name);
   app.set_version_flag("--version",
-                       name + " (joco) " JOCO_VERSION ", commit " + joco_tools::kCommit);
+                       name + " (joco) " JOCO_VERSION ", commit " + kCommit);
   app.footer(
       "Exit codes: 0 success; 1 a check failed (a threshold, or --strict divergence); 2 usage "
       "error;\n"

@@ -263,14 +263,19 @@ TEST(Jmb, FuzzFindingsAreRefused) {
   EXPECT_GT(n, 0);
 }
 
+// One mesh geom, UR5's wrist (testdata/urdf/ur5): a mesh with a hull graph and a face hierarchy.
+Model ur5_wrist_mesh() {
+  return compile_mjcf(
+      "<mujoco><asset><mesh name='w' file='wrist1.stl'/></asset>"
+      "<worldbody><geom type='mesh' mesh='w'/></worldbody></mujoco>",
+      "<jmb_test>", test::testdata("urdf/ur5"));
+}
+
 // mesh_graphvert repeats mesh vertices for hill climbing: a file whose copy differs from them, or
 // whose hull graph's edge lists do not follow each other (the climb reads a list up to where the
 // next begins), is refused.
 TEST(Jmb, MeshGraphCopiesAreChecked) {
-  const Model good = compile_mjcf(
-      "<mujoco><asset><mesh name='w' file='wrist1.stl'/></asset>"
-      "<worldbody><geom type='mesh' mesh='w'/></worldbody></mujoco>",
-      "<jmb_test>", test::testdata("urdf/ur5"));
+  const Model good = ur5_wrist_mesh();
   ASSERT_GE(good.mesh_graphadr[0], 0);
   EXPECT_NO_THROW(read_jmb(write_jmb(good), "test.jmb"));
 
@@ -293,10 +298,7 @@ TEST(Jmb, MeshGraphCopiesAreChecked) {
 // walks, is checked like every derived array: a box, a child or a face order that differs from
 // what the mesh's faces give is refused, naming the element.
 TEST(Jmb, MeshFaceHierarchyIsChecked) {
-  const Model good = compile_mjcf(
-      "<mujoco><asset><mesh name='w' file='wrist1.stl'/></asset>"
-      "<worldbody><geom type='mesh' mesh='w'/></worldbody></mujoco>",
-      "<jmb_test>", test::testdata("urdf/ur5"));
+  const Model good = ur5_wrist_mesh();
   ASSERT_GT(good.mesh_facenum[0], 8);
   EXPECT_NO_THROW(read_jmb(write_jmb(good), "test.jmb"));
   auto refused = [](const Model& m, const std::string& element) {
