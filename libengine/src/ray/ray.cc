@@ -303,6 +303,17 @@ double ray_hfield_cell(const Model& m, int hf, const double p[3], const double v
   return best;
 }
 
+namespace {
+
+// floor(u) clamped to [0, last], in floating point before the conversion: a coordinate far off
+// the grid (or NaN, which goes to 0) never becomes an int out of range.
+int grid_index(double u, int last) {
+  const double i = std::floor(u);
+  return i >= 0 ? (i < last ? static_cast<int>(i) : last) : 0;
+}
+
+}  // namespace
+
 double ray_hfield_surface(const Model& m, int hf, const double p[3], const double v[3],
                           double bound) {
   const double* size = m.hfield_size + 4 * hf;
@@ -313,15 +324,14 @@ double ray_hfield_surface(const Model& m, int hf, const double p[3], const doubl
   // tested here too.
   const double margin = 1e-6 * std::max(cell[0], cell[1]);
   auto index = [&](int k, double coord) {
-    const double i = std::floor((coord + size[k]) / cell[k]);
-    return static_cast<int>(std::clamp(i, 0.0, static_cast<double>(ncell[k] - 1)));
+    return grid_index((coord + size[k]) / cell[k], ncell[k] - 1);
   };
   // the part of the ray over the (widened) grid: t in [tlo, thi]
   double tlo = 0, thi = std::numeric_limits<double>::infinity();
   for (int k = 0; k < 2; ++k) {
     const double lo = -size[k] - margin, hi = size[k] + margin;
     if (v[k] == 0) {
-      if (p[k] < lo || p[k] > hi) return -1;
+      if (!(p[k] >= lo && p[k] <= hi)) return -1;  // NaN included
       continue;
     }
     const double t1 = (lo - p[k]) / v[k], t2 = (hi - p[k]) / v[k];
@@ -415,7 +425,7 @@ double ray_hfield(const Model& m, const Data& d, int geom, const double pnt[3],
       if (std::abs(t) > size[other] || z < 0) continue;
       const int n = axis == 0 ? nrow : ncol;  // grid points along this side
       double u = (t + size[other]) / (axis == 0 ? dy : dx);
-      const int i = std::clamp(static_cast<int>(std::floor(u)), 0, n - 2);
+      const int i = grid_index(u, n - 2);
       u -= i;
       double h0, h1;
       if (axis == 0) {

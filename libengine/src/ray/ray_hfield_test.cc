@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -165,6 +166,34 @@ TEST(RayHfieldWalk, SameHitAsEveryCell) {
     EXPECT_GT(counts[kind].hits, counts[kind].rays / 20) << kind;
   }
   EXPECT_EQ(bounded, 5 * 3 * 500);
+}
+
+// Rays that are not numbers, or far off the field: a miss (-1) or a hit, never a cell index
+// out of range. A vertical ray at x = NaN passed the grid's bounds check (NaN compares false)
+// and reached the cell index as NaN, converted to an int (undefined; in practice INT_MIN, a read
+// far before the heights).
+TEST(RayHfieldWalk, NonFiniteAndFarRaysStayOnTheGrid) {
+  const Model m = compile_mjcf(kFields, "fields.xml", ".");
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  const double values[] = {nan, inf, -inf, 1e308, -1e308, 0.1, 0};
+  int rays = 0;
+  for (int hf = 0; hf < m.nhfield; ++hf) {
+    for (const double x : values) {
+      for (const double vx : {0.0, 1e-300, 1.0, nan}) {
+        const double p[3] = {x, 0.05, 1}, v[3] = {vx, 0, -1};
+        const double hit = ray_hfield_surface(m, hf, p, v, -1);
+        EXPECT_TRUE(hit == -1 || (std::isfinite(hit) && hit >= 0)) << hf << " " << x << " " << vx;
+        const double q[3] = {0.05, x, 1}, w[3] = {0, vx, -1};
+        const double hit2 = ray_hfield_surface(m, hf, q, w, -1);
+        EXPECT_TRUE(hit2 == -1 || (std::isfinite(hit2) && hit2 >= 0)) << hf << " " << x << " " << vx;
+        rays += 2;
+      }
+    }
+  }
+  EXPECT_EQ(rays, 5 * 7 * 4 * 2);
+  // a vertical ray through the middle of a finite field still hits it
+  const double p[3] = {0.05, 0.05, 1}, v[3] = {0, 0, -1};
+  EXPECT_GT(ray_hfield_surface(m, 0, p, v, -1), 0);
 }
 
 }  // namespace
