@@ -473,6 +473,11 @@ void support_point(const ConvexObject& obj, const double* dir, double* out) {
 
 void convex_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
   const ConvexObject& o = *static_cast<const ConvexObject*>(obj);
+  if (o.support_budget == 0) {
+    for (double& x : out->v) x = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  if (o.support_budget > 0) --o.support_budget;
   support_with_margin(o, dir->v, o.margin, out->v);
 }
 
@@ -487,7 +492,8 @@ void convex_center(const void* obj, ccd_vec3_t* center) {
   }
 }
 
-int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con) {
+int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con,
+                    int support_budget) {
   ccd_t ccd;
   ccd.first_dir = ccdFirstDirDefault;
   ccd.support1 = convex_support;
@@ -500,7 +506,11 @@ int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double mar
   ccd.dist_tolerance = 0;
   ccd_real_t depth;
   ccd_vec3_t dir, pos;
-  if (ccdMPRPenetration(a, b, &ccd, &depth, &dir, &pos) != 0) return 0;
+  a->support_budget = b->support_budget = support_budget;
+  const int status = ccdMPRPenetration(a, b, &ccd, &depth, &dir, &pos);
+  const bool exhausted = a->support_budget == 0 || b->support_budget == 0;
+  a->support_budget = b->support_budget = -1;
+  if (status != 0 || exhausted) return 0;
   if (norm3(dir.v) < kMinVal) return 0;  // touching with no direction: no contact
   set_contact(con, margin - depth, pos.v, dir.v);
   fix_normal(*a, *b, con);

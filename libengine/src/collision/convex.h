@@ -18,8 +18,17 @@ struct ConvexObject {
   double pos[3] = {};  // frame in use
   double mat[9] = {};
   mutable int vertex = -1;  // mesh hill climbing: where the last search ended (graph index)
+  // Support points libccd may still ask for in this MPR call (mpr_penetration sets it). libccd's
+  // portal discovery and refinement loop until a geometric test succeeds, with no iteration cap:
+  // on absurd geometry (sizes of 9e43) they never end. Past the budget the support point is NaN,
+  // which fails every test of those loops, so the call ends with no contact.
+  mutable int support_budget = -1;  // -1: unlimited (support_point, outside MPR)
   double prism[6][3] = {};  // prism vertices in world coordinates: the top three, then the bottom
 };
+
+// Support points per object and MPR call: far above what MPR asks on any sane pair (a few
+// discovery steps, then at most mpr_iterations refinements), so a budget never runs out there.
+constexpr int kMprSupportBudget = 1000;
 
 // The geom g in its frame from d.
 void convex_object(ConvexObject* obj, const Model& m, const Data& d, int g, double margin);
@@ -46,8 +55,10 @@ int mesh_climb_width();
 bool boxes_apart(const ConvexObject& a, const ConvexObject& b, double margin);
 
 // MPR between two objects (libccd's, unconditionally). On penetration writes the contact as
-// mpr_contact; returns 1, else 0.
-int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con);
+// mpr_contact; returns 1, else 0 (also when either object asked for more than support_budget
+// support points).
+int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double margin, Contact* con,
+                    int support_budget = kMprSupportBudget);
 
 // MPR between two objects, skipped when boxes_apart. On penetration writes the contact (dist =
 // margin - depth, the portal point, the normal from a to b corrected for smooth geoms) and returns

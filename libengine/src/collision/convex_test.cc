@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "joco/forward.h"
 #include "joco/mjcf.h"
 #include "support/test_support.h"
 
@@ -114,6 +115,69 @@ TEST(MeshSupportVertex, VectorPathsAgree) {
     }
   }
   EXPECT_EQ(compared, 7 * 2000 * static_cast<int>(widths.size()));
+}
+
+// libccd's MPR loops without a cap while discovering and refining its portal; the support budget
+// ends them. Cut off at every possible point of the call (after k support points, k = 0, 1, ...),
+// MPR still returns, with no contact or with exactly the contact it finds unlimited; with the
+// default budget every pair gives the unlimited result.
+TEST(MprSupportBudget, EndsMprAtAnyPointWithNoContactOrTheSameOne) {
+  const Model m = compile_mjcf(kShapes, "<convex_test>", test::testdata("urdf/ur5"));
+  Data d(m);
+  std::mt19937 rng(16);
+  std::uniform_real_distribution<double> pos(-0.05, 0.05), unit(-1, 1);
+  int pairs = 0, cut_short = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    for (int g = 0; g < m.ngeom; ++g) {
+      double q[4] = {unit(rng), unit(rng), unit(rng), unit(rng)};
+      quat_normalize(q);
+      for (int k = 0; k < 3; ++k) d.geom_xpos[3 * g + k] = pos(rng);
+      quat_to_mat(d.geom_xmat + 9 * g, q);
+    }
+    for (int g1 = 0; g1 < m.ngeom; ++g1) {
+      for (int g2 = g1 + 1; g2 < m.ngeom; ++g2) {
+        ConvexObject a, b;
+        narrow::convex_object(&a, m, d, g1, 0);
+        narrow::convex_object(&b, m, d, g2, 0);
+        Contact full;
+        const int hit = narrow::mpr_penetration(m, &a, &b, 0, &full, -1);
+        if (!hit) continue;
+        ++pairs;
+        Contact c;
+        ASSERT_EQ(narrow::mpr_penetration(m, &a, &b, 0, &c), 1);
+        EXPECT_EQ(c.dist, full.dist);
+        for (int budget = 0; budget < 60; ++budget) {
+          Contact cut;
+          if (narrow::mpr_penetration(m, &a, &b, 0, &cut, budget)) {
+            EXPECT_EQ(cut.dist, full.dist) << g1 << " " << g2 << " budget " << budget;
+            EXPECT_EQ(cut.pos[0], full.pos[0]);
+            EXPECT_EQ(cut.frame[2], full.frame[2]);
+          } else {
+            ++cut_short;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(pairs, 50);
+  EXPECT_GT(cut_short, pairs);  // the small budgets did end calls early
+}
+
+// Geoms of absurd size (a .jmb's validated range allows any finite size): MPR ends.
+TEST(MprSupportBudget, HugeGeomsEnd) {
+  for (const char* type : {"box", "ellipsoid", "cylinder", "capsule"}) {
+    const std::string xml = std::string("<mujoco><worldbody><geom type='") + type +
+                            "' size='9e43 9e43 9e43'/><body pos='0 0 1'><freejoint/>"
+                            "<geom type='ellipsoid' size='0.1 0.2 0.3'/></body>"
+                            "<body pos='1e43 0 1'><freejoint/><geom type='cylinder' size='0.1 0.2'/>"
+                            "</body></worldbody></mujoco>";
+    const Model m = compile_mjcf(xml, "huge.xml", ".");
+    Data d(m);
+    int steps = 0;
+    for (; steps < 20; ++steps) step(m, d);  // each step returns (diverging bodies are reset)
+    EXPECT_EQ(steps, 20);
+    for (int i = 0; i < m.nq; ++i) EXPECT_TRUE(std::isfinite(d.qpos[i])) << type << " " << i;
+  }
 }
 
 }  // namespace
