@@ -10,6 +10,7 @@
 #include "compiler/set_const.h"
 #include "joco/error.h"
 #include "joco/validate.h"
+#include "model/option_keywords.h"
 
 namespace joco {
 
@@ -268,8 +269,20 @@ std::vector<double> parse_parameter_values(const ModelParameter& p, std::string_
     const std::string token(text.substr(i, end - i));
     double v = 0;
     const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-    if (ec != std::errc() || ptr != token.data() + token.size())
-      fail(p.name, "'" + token + "' is not a number");
+    if (ec != std::errc() || ptr != token.data() + token.size()) {
+      // An enumerated option takes MJCF's keyword as well as its code.
+      const std::span<const Keyword> keywords =
+          option_keywords(p.field.starts_with("opt.") ? std::string_view(p.field).substr(4) : "");
+      const auto k = std::find_if(keywords.begin(), keywords.end(),
+                                  [&](const Keyword& w) { return token == w.first; });
+      if (k == keywords.end()) {
+        std::string list;
+        for (const Keyword& w : keywords) list += std::string(list.empty() ? "" : ", ") + w.first;
+        fail(p.name,
+             "'" + token + "' is not a number" + (list.empty() ? "" : " or one of " + list));
+      }
+      v = k->second;
+    }
     values.push_back(v);
     i = end;
   }

@@ -165,6 +165,24 @@ TEST(Parameters, ElementsByNameOrIndex) {
   EXPECT_EQ(find_parameter(m, "opt.gravity").count, 3);
 }
 
+// Enumerated options take MJCF's keywords (the <option> attribute's words) as well as codes.
+TEST(Parameters, EnumeratedOptionsByKeyword) {
+  const Model m = compile_text(cart_xml());
+  const auto value = [&](const char* assignment) {
+    return parse_parameter_assignment(m, assignment).values;
+  };
+  EXPECT_EQ(value("opt.integrator=RK4"), std::vector<double>{kIntRK4});
+  EXPECT_EQ(value("opt.integrator=implicitfast"), std::vector<double>{kIntImplicitFast});
+  EXPECT_EQ(value("opt.integrator=1"), std::vector<double>{kIntRK4});
+  EXPECT_EQ(value("opt.solver=CG"), std::vector<double>{kSolverCG});
+  EXPECT_EQ(value("opt.cone=elliptic"), std::vector<double>{kConeElliptic});
+  EXPECT_EQ(value("opt.jacobian=sparse"), std::vector<double>{kJacSparse});
+  EXPECT_EQ(value("opt.collision=predefined"), std::vector<double>{kCollisionPair});
+  // the same words as the XML reader takes, nothing else
+  EXPECT_THROW(value("opt.iterations=RK4"), InputError);
+  EXPECT_THROW(value("geom_friction[0]=elliptic 0 0"), InputError);
+}
+
 TEST(Parameters, BadNamesAndValuesAreRefusedNamingThem) {
   const Model m = compile_text(cart_xml());
   const auto refused = [&](const std::vector<std::string>& set,
@@ -194,6 +212,8 @@ TEST(Parameters, BadNamesAndValuesAreRefusedNamingThem) {
   refused({"opt.timestep=0"}, {"--set: opt.timestep", "must be positive"});
   refused({"opt.timestep=nan"}, {"opt.timestep", "finite"});
   refused({"opt.integrator=9"}, {"opt.integrator", "unknown"});
+  refused({"opt.integrator=rk4"},
+          {"opt.integrator", "'rk4' is not a number or one of Euler, RK4, implicit, implicitfast"});
   refused({"opt.iterations=2.5"}, {"opt.iterations", "whole number"});
   refused({"body_mass[cart]=-1"}, {"body_mass[cart]", "cannot be negative"});
   refused({"body_mass[ball]=0"},

@@ -187,8 +187,8 @@ bool AttributeReader::read_bool(const char* name, bool& out) const {
   return true;
 }
 
-bool AttributeReader::read_keyword(
-    const char* name, int& out, std::initializer_list<std::pair<const char*, int>> keywords) const {
+bool AttributeReader::read_keyword(const char* name, int& out,
+                                   std::span<const std::pair<const char*, int>> keywords) const {
   const std::string* v = e_.find(name);
   if (!v) return false;
   for (const auto& [word, value] : keywords) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,7 +55,11 @@ class AttributeReader {
   bool read_bool(const char* name, bool& out) const;
   // One of a list of keywords, mapped to values.
   bool read_keyword(const char* name, int& out,
-                    std::initializer_list<std::pair<const char*, int>> keywords) const;
+                    std::span<const std::pair<const char*, int>> keywords) const;
+  bool read_keyword(const char* name, int& out,
+                    std::initializer_list<std::pair<const char*, int>> keywords) const {
+    return read_keyword(name, out, std::span(keywords.begin(), keywords.size()));
+  }
 
   const XmlElement& element() const { return e_; }
 

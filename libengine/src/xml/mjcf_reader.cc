@@ -3,6 +3,7 @@
 #include <map>
 
 #include "joco/error.h"
+#include "model/option_keywords.h"
 #include "xml/attributes.h"
 #include "xml/composite.h"
 #include "xml/schema.h"
@@ -561,19 +562,13 @@ class Reader {
     a.read("o_margin", o.o_margin);
     a.read_into("o_solref", o.o_solref, kNREF, 1);
     a.read_into("o_solimp", o.o_solimp, kNIMP, 1);
-    a.read_keyword("integrator", o.integrator,
-                   {{"Euler", kIntEuler},
-                    {"RK4", kIntRK4},
-                    {"implicit", kIntImplicit},
-                    {"implicitfast", kIntImplicitFast}});
-    a.read_keyword(
-        "collision", o.collision,
-        {{"all", kCollisionAll}, {"predefined", kCollisionPair}, {"dynamic", kCollisionDynamic}});
-    a.read_keyword("cone", o.cone, {{"pyramidal", kConePyramidal}, {"elliptic", kConeElliptic}});
-    a.read_keyword("jacobian", o.jacobian,
-                   {{"dense", kJacDense}, {"sparse", kJacSparse}, {"auto", kJacAuto}});
-    a.read_keyword("solver", o.solver,
-                   {{"PGS", kSolverPGS}, {"CG", kSolverCG}, {"Newton", kSolverNewton}});
+    const std::pair<const char*, int*> enumerated[] = {{"integrator", &o.integrator},
+                                                       {"collision", &o.collision},
+                                                       {"cone", &o.cone},
+                                                       {"jacobian", &o.jacobian},
+                                                       {"solver", &o.solver}};
+    for (const auto& [name, field] : enumerated)
+      a.read_keyword(name, *field, option_keywords(name));
     a.read("iterations", o.iterations);
     a.read("noslip_iterations", o.noslip_iterations);
     a.read("mpr_iterations", o.mpr_iterations);
