@@ -223,7 +223,10 @@ uint64_t address_space_bytes(const std::string& pid = "self") {
 [[noreturn]] void run_child(int fd, const Hdf5Opener& open, const std::string& scope) {
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);  // a crash here is expected, and reported by the parent
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) signal(sig, SIG_DFL);
+  // The child dies by the signal of its crash, plainly, whatever handlers the process had (a
+  // sanitizer's or a fuzzer's would report the library's crash as the tool's own).
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    signal(sig, SIG_DFL);
   // Nothing of the child reaches the tool's output (glibc's "corrupted" messages before an abort,
   // say): its outcome is reported by the parent.
   const int null = ::open("/dev/null", O_RDWR);
