@@ -259,9 +259,10 @@ TEST(MeasuredMotion, OsimCouplersMeetTheGoals) {
       EXPECT_LT(e.at(c), 0.10) << name << " " << c;
       EXPECT_LT(e.at(c), 0.01) << name << " " << c;
     }
-    if (faithful)
+    if (faithful) {
       for (const char* c : {"pelvis_tilt", "pelvis_tx", "knee_angle_r", "knee_angle_l"})
         EXPECT_LT(e.at(c), 0.002) << c;
+    }
   }
   // The knee translations' own columns are folded into the knee angles, and the splines replaced
   // the equalities and the translations' ranges: no constraint force is left in any row.
