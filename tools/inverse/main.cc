@@ -1,6 +1,7 @@
 // joco-inverse MODEL MOCAP.h5[:/group]|MOTION.mot|.sto [-o OUT.h5] [--dt H] [--discrete]
 //              [--smooth savgol:WINDOW:ORDER] [--lowpass HZ] [--external-loads FILE]
-//              [--residuals] [--no-damping] [--set NAME=VALUES] [--threads T] [--quat-tolerance E]
+//              [--residuals] [--no-damping] [--osim MODEL.osim] [--set NAME=VALUES] [--threads T]
+//              [--quat-tolerance E]
 //
 // Inverse dynamics along a recorded trajectory (schemas/trajectory.md) or OpenSim coordinates
 // (.mot/.sto, columns matched to joints by name): qpos is required; qvel and qacc are used as given
@@ -11,6 +12,8 @@
 // contact table with forces and, for models whose actuators are affine in their controls, the
 // least-squares controls (ctrl_estimate) and their residual; for measured motion also the
 // residual forces and moments on the unactuated root joints and per-row reliability flags.
+// --osim: joints an OpenSim model couples to a coordinate by a function (the knee translations'
+// splines) follow it instead of their joint equality's polynomial.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include "common/io.h"
 #include "common/model_input.h"
 #include "common/model_parameters.h"
+#include "common/opensim_functions.h"
 #include "common/opensim_storage.h"
 #include "common/parallel.h"
 #include "common/progress.h"
@@ -55,6 +59,7 @@ struct Options {
   bool lowpass_loads = false, residuals = false, no_damping = false;
   bool strict = false;  // a non-finite value written: exit code 4
   std::vector<std::string> set;
+  std::string osim;  // OpenSim model whose coordinate functions replace joint equalities
   double constraint_threshold = -1;  // N or N m; < 0: 5% of the model's weight
 };
 
@@ -64,6 +69,60 @@ enum InverseFlag : int {
   kFlagLimit = 2,       // a joint or tendon limit is active
   kFlagConstraint = 4,  // the constraint forces are large (|qfrc_constraint| above the threshold)
 };
+
+// A joint that follows another by a function of the .osim (--osim) instead of its joint equality:
+// OpenSim's knee translations, SimmSplines of the knee angle, in place of the MJCF's quartics.
+struct Coupler {
+  int joint, leader;  // the follower and the coordinate it depends on (hinges or slides)
+  OsimFunction f;
+};
+
+// The couplers of m from the .osim at `path`: each active joint equality of a hinge or slide on
+// another whose follower is named JOINT_AXIS after a CustomJoint's TransformAxis (the conversion's
+// names) that depends on the equality's leader alone. Those equalities are deactivated and the
+// followers' ranges dropped (the function defines their motion, as in OpenSim's model, which has
+// neither). Throws InputError when a matched axis's function is not one that is read.
+std::vector<Coupler> osim_couplers(Model& m, const std::string& path) {
+  const std::vector<OsimCoupling> axes = read_osim_couplings(path);
+  std::vector<Coupler> couplers;
+  for (int e = 0; e < m.neq; ++e) {
+    if (m.eq_type[e] != kEqJoint || !m.eq_active[e] || m.eq_obj2id[e] < 0) continue;
+    const int j1 = m.eq_obj1id[e], j2 = m.eq_obj2id[e];
+    const std::string follower(m.name(kObjJoint, j1)), leader(m.name(kObjJoint, j2));
+    const auto axis = std::find_if(axes.begin(), axes.end(), [&](const OsimCoupling& a) {
+      return a.mjcf_joint() == follower;
+    });
+    if (follower.empty() || axis == axes.end()) {
+      spdlog::info("--osim {}: no TransformAxis for joint '{}': its joint equality is kept", path,
+                   follower);
+      continue;
+    }
+    const std::string where =
+        path + ":" + std::to_string(axis->line) + ": " + axis->joint + " " + axis->axis;
+    const bool rotation = axis->axis.rfind("rotation", 0) == 0;
+    const int type = m.jnt_type[j1], leader_type = m.jnt_type[j2];
+    if (axis->coordinate != leader || type != (rotation ? kJointHinge : kJointSlide) ||
+        (leader_type != kJointHinge && leader_type != kJointSlide)) {
+      spdlog::warn(
+          "{}: depends on '{}', the MJCF's joint '{}' ({}) follows '{}': its joint equality is "
+          "kept",
+          where, axis->coordinate, follower, type == kJointHinge ? "hinge" : "slide", leader);
+      continue;
+    }
+    if (!axis->unsupported.empty())
+      throw InputError(where + " (joint '" + follower + "'): " + axis->unsupported);
+    couplers.push_back({j1, j2, axis->function});
+    m.eq_active[e] = 0;
+    m.jnt_limited[j1] = 0;
+    spdlog::info(
+        "--osim: joint '{}' follows '{}' by {} ({}); its joint equality and range left out",
+        follower, leader, axis->function.name(), where);
+  }
+  if (couplers.empty())
+    spdlog::warn(
+        "--osim {}: no joint equality of the model matches a TransformAxis: nothing changed", path);
+  return couplers;
+}
 
 // Rows of one trajectory, as read (optional fields empty when absent).
 struct Inputs {
@@ -196,7 +255,7 @@ bool is_storage_path(const std::string& path) {
 // joints no column names at the model's qpos0 or, when a joint equality ties them to a joint that
 // is set, following it (reported otherwise). Times rounded in the file (OpenSim writes 0.417 for
 // 0.41667) are put back on the even grid when every row lies within 5% of a spacing of it.
-Inputs read_storage_inputs(const Model& m, const Options& o) {
+Inputs read_storage_inputs(const Model& m, const Options& o, const std::vector<Coupler>& couplers) {
   const Storage s = read_storage(o.input);
   const JointColumns jc = match_joint_columns(s, m);
   if (s.angle_units == AngleUnits::kUnstated)
@@ -220,7 +279,9 @@ Inputs read_storage_inputs(const Model& m, const Options& o) {
   }
   std::vector<std::string> left;
   for (int j : jc.missing_joints) {
-    if (std::find(in.followers.begin(), in.followers.end(), j) == in.followers.end())
+    const bool coupled = std::any_of(couplers.begin(), couplers.end(),
+                                     [j](const Coupler& c) { return c.joint == j; });
+    if (!coupled && std::find(in.followers.begin(), in.followers.end(), j) == in.followers.end())
       left.emplace_back(m.name(kObjJoint, j));
   }
   if (!left.empty()) {
@@ -300,6 +361,24 @@ void prepare_motion(const Model& m, const std::string& where, Inputs& in,
   }
 }
 
+// The couplers' joints from their leaders' processed coordinates: q = f(p), qdot = f'(p) pdot,
+// qddot = f'(p) pddot + f''(p) pdot^2.
+void apply_couplers(const Model& m, const std::vector<Coupler>& couplers, Inputs& in) {
+  for (size_t r = 0; r < in.rows; ++r) {
+    double* q = in.qpos.data() + r * m.nq;
+    for (const Coupler& c : couplers) {
+      const auto [value, slope, curvature] = c.f(q[m.jnt_qposadr[c.leader]]);
+      q[m.jnt_qposadr[c.joint]] = value;
+      const int dof = m.jnt_dofadr[c.joint], lead = m.jnt_dofadr[c.leader];
+      if (in.qvel.empty()) continue;
+      const double v = in.qvel[r * m.nv + lead];
+      in.qvel[r * m.nv + dof] = slope * v;
+      if (!in.qacc.empty())
+        in.qacc[r * m.nv + dof] = slope * in.qacc[r * m.nv + lead] + curvature * v * v;
+    }
+  }
+}
+
 // The root joints that carry residuals: the joints of the bodies on the world body, unless an
 // actuator drives them (as OpenSim's pelvis coordinates, or a free joint), dof by dof: translations
 // (slides, a free joint's first three dofs) are forces, rotations moments.
@@ -369,6 +448,7 @@ struct Worker {
 // What a row of measured motion needs beyond the inputs: the loads, and the flags' settings.
 struct Measured {
   const ExternalLoads* loads = nullptr;
+  const std::vector<Coupler>* couplers = nullptr;  // --osim
   bool flags = false;
   double constraint_threshold = 0;
 };
@@ -481,6 +561,12 @@ void inverse_row(const Model& m, int thread, Worker& worker, const Inputs& in, s
       const double slope = poly[1] + x * (2 * poly[2] + x * (3 * poly[3] + x * 4 * poly[4]));
       reduced[m.jnt_dofadr[j2]] += slope * follower;
     }
+    // Likewise the --osim couplers', by their functions' slopes (their equalities are inactive).
+    for (const Coupler& c : *measured.couplers) {
+      const int dof = m.jnt_dofadr[c.joint];
+      reduced[m.jnt_dofadr[c.leader]] += c.f(d.qpos[m.jnt_qposadr[c.leader]])[1] * joint[dof];
+      reduced[dof] = 0;
+    }
   }
   out.contact_thread[r] = thread;
   out.contact_first[r] = worker.contacts.size();
@@ -542,6 +628,8 @@ std::string row_list(const std::vector<size_t>& rows, const std::vector<double>&
 int run(const Options& o, const ToolContext& ctx) {
   Model m = load_model(o.model);
   if (o.no_damping) std::fill_n(m.dof_damping, m.nv, 0.0);
+  const std::vector<Coupler> couplers =
+      o.osim.empty() ? std::vector<Coupler>{} : osim_couplers(m, o.osim);
   std::optional<RolloutParameters> parameters;
   if (!o.set.empty()) parameters.emplace(m, o.set, "", 1);
   DifferenceOptions differences;
@@ -600,9 +688,10 @@ int run(const Options& o, const ToolContext& ctx) {
       }
     }
   }
-  const bool measured_outputs = o.residuals || storage || loads;
+  const bool measured_outputs = o.residuals || storage || loads || !couplers.empty();
   Measured measured;
   measured.loads = loads ? &*loads : nullptr;
+  measured.couplers = &couplers;
   measured.flags = measured_outputs;
   if (o.constraint_threshold >= 0) {
     measured.constraint_threshold = o.constraint_threshold;
@@ -631,7 +720,7 @@ int run(const Options& o, const ToolContext& ctx) {
     Inputs in;
     std::string where;
     if (storage) {
-      in = read_storage_inputs(m, o);
+      in = read_storage_inputs(m, o, couplers);
       where = display_name(o.input);
     } else {
       t.emplace(input->trajectory(groups[g]));
@@ -648,6 +737,7 @@ int run(const Options& o, const ToolContext& ctx) {
     }
     prepare_motion(m, where, in, differences, o.lowpass,
                    o.lowpass_style == "opensim" ? LowpassStyle::kOpenSim : LowpassStyle::kJoco);
+    apply_couplers(m, couplers, in);
     if (o.discrete && !in.time.empty() && in.rows > 1) {
       const double h = in.time[1] - in.time[0];
       if (std::abs(h - m.opt.timestep) > 1e-9 * m.opt.timestep) {
@@ -779,6 +869,14 @@ int run(const Options& o, const ToolContext& ctx) {
     w.set_attribute("differences", scheme);
     w.set_attribute("discrete", int64_t{o.discrete ? 1 : 0});
     if (o.no_damping) w.set_attribute("no_damping", int64_t{1});
+    if (!o.osim.empty()) {
+      std::string names;
+      for (const Coupler& c : couplers)
+        names += (names.empty() ? "" : " ") + std::string(m.name(kObjJoint, c.joint)) + ":" +
+                 std::string(m.name(kObjJoint, c.leader));
+      w.set_attribute("osim", o.osim);
+      w.set_attribute("osim_couplers", names);
+    }
     w.close();
     spdlog::info("{}: {} rows, velocities and accelerations {}; inverse {:.0f} rows/s", where, rows,
                  scheme, static_cast<double>(rows) / std::max(seconds, 1e-9));
@@ -850,6 +948,11 @@ int main(int argc, char** argv) {
                      "Stop with exit code 4 when a row written is not finite (Inf or NaN)");
         app.add_flag("--no-damping", o.no_damping,
                      "Zero every joint's damping (dof_damping) before the inverse");
+        app.add_option("--osim", o.osim,
+                       "OpenSim model (.osim) the MJCF was converted from: joints it couples to a "
+                       "coordinate by a function (knee_r_translation1 = JOINT_AXIS of a "
+                       "CustomJoint) follow that function instead of their joint equality's "
+                       "polynomial, and the leader's moment takes their share by its slope");
         app.add_option("--set", o.set,
                        "Change a model parameter by MuJoCo's name, NAME=VALUES (repeatable; as "
                        "joco-simulate --set)");

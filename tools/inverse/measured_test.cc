@@ -4,19 +4,17 @@
 // gait2354 trial, and synthetic round trips with known loads.
 #include <gtest/gtest.h>
 #include <hdf5.h>
-#include <tinyxml2.h>
 
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <numbers>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/opensim_functions.h"
 #include "common/opensim_storage.h"
 #include "common/trajectory.h"
 #include "joco/mjcf.h"
@@ -86,96 +84,13 @@ std::map<std::string, double> trial_errors(const std::string& model, const std::
   return errors_against_opensim(m, t.read_extra("qfrc_reduced"));
 }
 
-// OpenSim's knee translation functions as OpenSim evaluates them: a SimmSpline (a cubic spline
-// whose end conditions match the third derivatives of the cubics through the first four and the
-// last four knots, Forsythe, Malcolm and Moler's `spline`) of the knee angle, times the
-// MultiplierFunction's scale; outside the knots, the end slope.
-class SimmSpline {
- public:
-  SimmSpline(std::vector<double> x, std::vector<double> y, double scale)
-      : x_(std::move(x)), y_(std::move(y)), scale_(scale) {
-    const size_t n = x_.size();
-    b_.assign(n, 0), c_.assign(n, 0), d_.assign(n, 0);
-    // The tridiagonal system for sigma_i = s''(x_i) / 6: diagonal b, off-diagonal d, right c.
-    std::vector<double> h(n - 1), slope(n - 1);
-    for (size_t i = 0; i + 1 < n; ++i)
-      h[i] = x_[i + 1] - x_[i], slope[i] = (y_[i + 1] - y_[i]) / h[i];
-    std::vector<double> diag(n), rhs(n, 0.0);
-    for (size_t i = 1; i + 1 < n; ++i)
-      diag[i] = 2 * (h[i - 1] + h[i]), rhs[i] = slope[i] - slope[i - 1];
-    // End rows: -h sigma_0 + h sigma_1 = h^2 times the third divided difference at each end.
-    const auto third = [&](size_t i) {  // of x_i .. x_i+3, from the slopes' differences
-      return (rhs[i + 2] / (x_[i + 3] - x_[i + 1]) - rhs[i + 1] / (x_[i + 2] - x_[i])) /
-             (x_[i + 3] - x_[i]);
-    };
-    diag[0] = -h[0], diag[n - 1] = -h[n - 2];
-    rhs[0] = h[0] * h[0] * third(0);
-    rhs[n - 1] = -h[n - 2] * h[n - 2] * third(n - 4);
-    for (size_t i = 1; i < n; ++i) {
-      const double w = h[i - 1] / diag[i - 1];
-      diag[i] -= w * h[i - 1], rhs[i] -= w * rhs[i - 1];
-    }
-    std::vector<double> sigma(n);
-    sigma[n - 1] = rhs[n - 1] / diag[n - 1];
-    for (size_t i = n - 1; i-- > 0;) sigma[i] = (rhs[i] - h[i] * sigma[i + 1]) / diag[i];
-    for (size_t i = 0; i + 1 < n; ++i) {
-      b_[i] = slope[i] - h[i] * (sigma[i + 1] + 2 * sigma[i]);
-      c_[i] = 3 * sigma[i];
-      d_[i] = (sigma[i + 1] - sigma[i]) / h[i];
-    }
-    b_[n - 1] = slope[n - 2] + h[n - 2] * (sigma[n - 2] + 2 * sigma[n - 1]);
-  }
-  // The value and its first two derivatives at q.
-  std::array<double, 3> operator()(double q) const {
-    const size_t n = x_.size();
-    if (q < x_[0]) return {scale_ * (y_[0] + (q - x_[0]) * b_[0]), scale_ * b_[0], 0};
-    if (q > x_[n - 1])
-      return {scale_ * (y_[n - 1] + (q - x_[n - 1]) * b_[n - 1]), scale_ * b_[n - 1], 0};
-    size_t k = 0;
-    while (k + 2 < n && q > x_[k + 1]) ++k;
-    const double t = q - x_[k];
-    return {scale_ * (y_[k] + t * (b_[k] + t * (c_[k] + t * d_[k]))),
-            scale_ * (b_[k] + t * (2 * c_[k] + 3 * t * d_[k])),
-            scale_ * (2 * c_[k] + 6 * t * d_[k])};
-  }
-
- private:
-  std::vector<double> x_, y_, b_, c_, d_;
-  double scale_;
-};
-
-// The SimmSpline of `axis` (translation1, translation2) of the CustomJoint `joint` in the .osim.
-SimmSpline osim_knee_function(const std::string& osim, const std::string& joint,
-                              const std::string& axis) {
-  tinyxml2::XMLDocument doc;
-  EXPECT_EQ(doc.LoadFile(osim.c_str()), tinyxml2::XML_SUCCESS) << osim;
-  const auto numbers = [](const char* text) {
-    std::vector<double> v;
-    std::istringstream in(text ? text : "");
-    for (double x; in >> x;) v.push_back(x);
-    return v;
-  };
-  std::vector<const tinyxml2::XMLElement*> stack = {doc.RootElement()};
-  while (!stack.empty()) {
-    const tinyxml2::XMLElement* e = stack.back();
-    stack.pop_back();
-    const char* name = e->Attribute("name");
-    if (std::strcmp(e->Name(), "CustomJoint") == 0 && name && joint == name) {
-      for (const auto* t = e->FirstChildElement("SpatialTransform")->FirstChildElement(); t;
-           t = t->NextSiblingElement()) {
-        const char* axis_name = t->Attribute("name");
-        if (!axis_name || axis != axis_name) continue;
-        const auto* f = t->FirstChildElement("MultiplierFunction");
-        const auto* spline = f->FirstChildElement("function")->FirstChildElement("SimmSpline");
-        return SimmSpline(numbers(spline->FirstChildElement("x")->GetText()),
-                          numbers(spline->FirstChildElement("y")->GetText()),
-                          numbers(f->FirstChildElement("scale")->GetText()).at(0));
-      }
-    }
-    for (const auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) stack.push_back(c);
-  }
-  ADD_FAILURE() << osim << ": no SimmSpline for " << joint << " " << axis;
-  return SimmSpline({0, 1, 2, 3}, {0, 0, 0, 0}, 1);
+// The function of `axis` (translation1, translation2) of the CustomJoint `joint` in the .osim.
+OsimFunction osim_knee_function(const std::string& osim, const std::string& joint,
+                                const std::string& axis) {
+  for (const OsimCoupling& c : read_osim_couplings(osim))
+    if (c.joint == joint && c.axis == axis) return c.function;
+  ADD_FAILURE() << osim << ": no function for " << joint << " " << axis;
+  return OsimFunction::constant(0);
 }
 
 // With OpenSim's coordinate processing (--lowpass-style opensim: its third-order filter per pass
@@ -240,7 +155,7 @@ TEST(MeasuredMotion, OpenSimKneeSplines) {
   ASSERT_EQ(qpos.rows, 73u);
   struct Follower {
     int dof, leader;
-    SimmSpline f;
+    OsimFunction f;
   };
   std::vector<Follower> followers;
   for (const char* side : {"r", "l"}) {
@@ -311,6 +226,132 @@ TEST(MeasuredMotion, OpenSimKneeSplines) {
   }
   for (const char* c : {"pelvis_tilt", "pelvis_tx", "knee_angle_r", "knee_angle_l"})
     EXPECT_LT(e.at(c), 0.002) << c;
+}
+
+// The goal columns of issue 17: hip, knee and ankle flexion moments and the pelvis residuals.
+const char* const kGoalColumns[] = {"hip_flexion_r", "hip_flexion_l", "knee_angle_r",
+                                    "knee_angle_l",  "ankle_angle_r", "ankle_angle_l",
+                                    "pelvis_tilt",   "pelvis_list",   "pelvis_rotation",
+                                    "pelvis_tx",     "pelvis_ty",     "pelvis_tz"};
+
+const std::string kOsimFlags =
+    " --lowpass-style opensim --smooth spline --osim " + kTrial + "opensim/subject01_simbody.osim";
+
+// What OpenSimKneeSplines does by hand, from the shell: joco-inverse --osim moves the knee
+// translations by the .osim's SimmSplines of the processed knee angle and projects the knee
+// moments with their slopes. On OpenSim's IK angles every goal column is within 1%, on the
+// faithful conversion and on the conversion as it came (which had pelvis tilt 13.2%, tx 15.9%
+// with its quartics). Measured, % of OpenSim's peak (conversion / faithful): hip flexion r 0.18 /
+// 0.02, l 0.22 / 0.03; knees r 0.18 / 0.01, l 0.16 / 0.01; ankles r 0.08 / 0.005, l 0.09 / 0.02;
+// pelvis tilt 0.34 / 0.05, list 0.63 / 0.61, rotation 0.56 / 0.41, tx 0.04 / 0.04, ty 0.15 /
+// 0.01, tz 0.08 / 0.08; the faithful figures are OpenSimKneeSplines' to the last digit. What is
+// left on the conversion is its gravity (9.81) and foot inertias (mtp 74 / 77%).
+TEST(MeasuredMotion, OsimCouplersMeetTheGoals) {
+  const test::TempDir temp;
+  for (const char* name : {"subject01_simbody_cvt1_npp", "subject01_simbody_cvt1_npp_faithful"}) {
+    const bool faithful = std::string(name).find("faithful") != std::string::npos;
+    const auto e = trial_errors(kTrial + "model/" + name + ".xml", kOsimFlags, temp);
+    ASSERT_EQ(e.size(), 23u);
+    for (const auto& [coordinate, error] : e)
+      RecordProperty(std::string(faithful ? "faithful_" : "conversion_") + coordinate,
+                     std::to_string(error));
+    for (const char* c : kGoalColumns) {
+      EXPECT_LT(e.at(c), 0.10) << name << " " << c;
+      EXPECT_LT(e.at(c), 0.01) << name << " " << c;
+    }
+    if (faithful) {
+      for (const char* c : {"pelvis_tilt", "pelvis_tx", "knee_angle_r", "knee_angle_l"})
+        EXPECT_LT(e.at(c), 0.002) << c;
+    }
+  }
+  // The knee translations' own columns are folded into the knee angles, and the splines replaced
+  // the equalities and the translations' ranges: no constraint force is left in any row.
+  const std::string out = temp / "id.h5";
+  const auto r = run_inverse(kTrial + "model/subject01_simbody_cvt1_npp_faithful.xml " + kTrial +
+                             "reference/subject01_walk1_ik.mot --lowpass 6" + load_flags() +
+                             kOsimFlags + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Trajectory t = TrajectoryInput::open(out).single();
+  const Matrix constraint = t.read(Field::kQfrcConstraint), nefc = t.read(Field::kNefc);
+  ASSERT_EQ(nefc.rows, 73u);
+  for (size_t row = 0; row < nefc.rows; ++row) EXPECT_EQ(nefc(row, 0), 0) << row;
+  EXPECT_EQ(t.string_attribute("osim_couplers").value_or(""),
+            "knee_r_translation1:knee_angle_r knee_r_translation2:knee_angle_r "
+            "knee_l_translation1:knee_angle_l knee_l_translation2:knee_angle_l");
+}
+
+// The same from joco-ik's own angles (joco-ik with OpenSim's IK setup on the conversion, then
+// joco-inverse --osim): measured and recorded, not a goal of the issue. Measured, % of OpenSim's
+// peak (without --osim in parentheses, bench/RESULTS.md): hip flexion r 2.3 (5.2), l 3.0 (6.1);
+// knees 0.8 (2.0), 0.8 (2.5); ankles 0.6 (0.1), 0.8 (0.1); pelvis tilt 5.8 (9.9), list 1.8
+// (2.8), rotation 5.1 (4.4), tx 11.4 (10.4), ty 1.4 (1.5), tz 1.8 (1.8). joco-ik fitted the
+// markers with the MJCF's quartic knees, so its pelvis path is the quartics' and the splines'
+// knee moves it (joco-ik has no --osim yet); OpenSim's IK fitted with the splines.
+TEST(MeasuredMotion, OsimCouplersFromJocoIkAngles) {
+  const test::TempDir temp;
+  const std::string model = kTrial + "model/subject01_simbody_cvt1_npp.xml";
+  const std::string angles = temp / "ik.h5";
+  auto r = test::run(std::string(JOCO_TOOL_DIR) + "/joco-ik " + model + " " + kTrial +
+                     "data/subject01_walk1.trc --setup " + kTrial +
+                     "opensim/subject01_Setup_IK.xml -q -o " + angles);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = temp / "id.h5";
+  r = run_inverse(model + " " + angles + " --lowpass 6" + load_flags() + kOsimFlags + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Model m = compile_mjcf_file(model);
+  Trajectory t = TrajectoryInput::open(out).single();
+  const auto e = errors_against_opensim(m, t.read_extra("qfrc_reduced"));
+  ASSERT_EQ(e.size(), 23u);
+  for (const auto& [coordinate, error] : e) RecordProperty(coordinate, std::to_string(error));
+  // Bounds that guard what was measured (the marker fit is not OpenSim's: its angles differ).
+  for (const char* c : kGoalColumns) EXPECT_LT(e.at(c), 0.20) << c;
+}
+
+// --osim's messages: an axis whose function is not read is refused when a joint equality needs it;
+// a .osim with no matching axis changes nothing (a warning); not an OpenSim model: exit 3.
+TEST(MeasuredMotion, OsimErrors) {
+  const test::TempDir temp;
+  const std::string model = kTrial + "model/subject01_simbody_cvt1_npp.xml";
+  const std::string motion = kTrial + "reference/std_subject01_walk1_ik.mot";
+  const auto osim = [&](const std::string& name, const std::string& function) {
+    write_text(temp / name,
+               "<OpenSimDocument><Model name='m'><CustomJoint name='knee_r'><SpatialTransform>\n"
+               "<TransformAxis name='translation1'><coordinates>knee_angle_r</coordinates>\n" +
+                   function +
+                   "</TransformAxis></SpatialTransform></CustomJoint></Model>"
+                   "</OpenSimDocument>");
+    return temp / name;
+  };
+  auto r = test::run(kInverse + " " + model + " " + motion + " --osim " +
+                     osim("gcv.osim", "<GCVSpline name='function'/>") + " -o " + temp / "o.h5");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("gcv.osim:2: knee_r translation1 (joint 'knee_r_translation1'): "
+                       "<GCVSpline> at line 3 is not read"),
+            std::string::npos)
+      << r.err;
+  r = test::run(kInverse + " " + model + " " + motion + " --osim " + temp / "none.osim" + " -o " +
+                temp / "o.h5");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("none.osim"), std::string::npos) << r.err;
+  // Depends on another coordinate than the MJCF's equality: kept, with a warning.
+  write_text(temp / "hip.osim",
+             "<OpenSimDocument><Model name='m'><CustomJoint name='knee_r'><SpatialTransform>"
+             "<TransformAxis name='translation1'><coordinates>hip_flexion_r</coordinates>"
+             "<Constant name='function'><value>0</value></Constant></TransformAxis>"
+             "</SpatialTransform></CustomJoint></Model></OpenSimDocument>");
+  r = test::run(kInverse + " " + model + " " + motion + " --osim " + temp / "hip.osim" + " -o " +
+                temp / "o.h5");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("depends on 'hip_flexion_r', the MJCF's joint 'knee_r_translation1' "
+                       "(slide) follows 'knee_angle_r': its joint equality is kept"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("no joint equality of the model matches"), std::string::npos) << r.err;
+  write_text(temp / "not.osim", "<mujoco/>");
+  r = test::run(kInverse + " " + model + " " + motion + " --osim " + temp / "not.osim" + " -o " +
+                temp / "o.h5");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("no <Model> element"), std::string::npos) << r.err;
 }
 
 // The faithful conversion as an MJCF on its own (its knee quartics least-squares fitted to the
