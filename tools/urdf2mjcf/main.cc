@@ -12,6 +12,7 @@
 #include "common/tool.h"
 #include "joco/error.h"
 #include "joco/urdf.h"
+#include "urdf2mjcf/mesh_convert.h"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   joco::UrdfOptions options;
   // Switches that override the URDF's <mujoco><compiler> extension only when given.
   bool fuse_fixed = true, visual = true, balance_inertia = false, no_classes = false;
+  bool exclude = false, convert_meshes = true;
+  CLI::Option* exclude_flag = nullptr;
   CLI::Option *fuse_flag = nullptr, *visual_flag = nullptr, *balance_flag = nullptr;
   return joco::tools::run_tool(
       argc, argv, "joco-urdf2mjcf",
@@ -34,6 +37,20 @@ int main(int argc, char** argv) {
             ->type_name("NAME=DIR")
             ->allow_extra_args(false);  // one NAME=DIR per flag, so ROBOT may follow
         app.add_flag("--floating", options.floating, "Give the root link a free joint");
+        app.add_flag("--floor", options.floor,
+                     "Add a ground plane (checker material) and a light; with --floating, place "
+                     "the robot's lowest collision geometry 1 mm above it");
+        exclude_flag = app.add_flag(
+            "--exclude-self-contacts,!--no-exclude-self-contacts", exclude,
+            "Exclude (<contact><exclude>) the body pairs in contact in the reference pose and the "
+            "parent-child pairs MuJoCo lets collide (default with --floor)");
+        app.add_flag(
+            "--convert-meshes,!--no-convert-meshes", convert_meshes,
+            joco::tools::MeshConverter::available()
+                ? "Convert meshes the compiler cannot read (COLLADA, ...) to OBJ beside the "
+                  "output with assimp (default; --no-convert-meshes leaves them out)"
+                : "Convert meshes the compiler cannot read to OBJ (this build has no "
+                  "assimp: they are left out)");
         fuse_flag = app.add_flag("--fuse-fixed,!--no-fuse-fixed", fuse_fixed,
                                  "Fuse links on fixed joints into their parent body (default; "
                                  "--no-fuse-fixed keeps them as bodies)");
@@ -68,6 +85,8 @@ int main(int argc, char** argv) {
         if (visual_flag->count()) options.visual = visual;
         if (balance_flag->count()) options.balance_inertia = balance_inertia;
         options.default_classes = !no_classes;
+        // With the floor the robot is meant to stand: no part of it may touch another for good.
+        options.exclude_self_collisions = exclude_flag->count() ? exclude : options.floor;
         options.actuators = actuators == "motor"      ? joco::UrdfOptions::Actuators::kMotor
                             : actuators == "position" ? joco::UrdfOptions::Actuators::kPosition
                                                       : joco::UrdfOptions::Actuators::kNone;
@@ -77,9 +96,16 @@ int main(int argc, char** argv) {
         options.output_dir =
             output == "-" ? fs::current_path().string() : fs::path(output).parent_path().string();
         if (options.output_dir.empty()) options.output_dir = ".";
+        joco::tools::MeshConverter converter(options.output_dir);
+        if (convert_meshes && joco::tools::MeshConverter::available()) {
+          options.convert_mesh = [&](const std::string& path, std::string& note) {
+            return converter(path, note);
+          };
+        }
         // For the header comment (XML comments cannot hold "--", so the options go without dashes).
         std::vector<std::string> words;
         if (options.floating) words.push_back("floating");
+        if (options.floor) words.push_back("floor");
         if (options.fuse_fixed) words.push_back(fuse_fixed ? "fuse-fixed" : "no-fuse-fixed");
         if (options.visual) words.push_back(visual ? "visual" : "no-visual");
         if (actuators != "none") words.push_back("actuators " + actuators);
@@ -88,6 +114,9 @@ int main(int argc, char** argv) {
           words.push_back(balance_inertia ? "balance-inertia" : "no-balance-inertia");
         if (options.strict) words.push_back("strict");
         if (no_classes) words.push_back("no-default-classes");
+        if (exclude_flag->count())
+          words.push_back(exclude ? "exclude-self-contacts" : "no-exclude-self-contacts");
+        if (!convert_meshes) words.push_back("no-convert-meshes");
         for (const std::string& p : package_paths) words.push_back("package-path " + p);
         std::string text;
         for (const std::string& w : words) text += (text.empty() ? "" : ", ") + w;

@@ -13,6 +13,11 @@ namespace joco {
 // parameters. Contacts past nconmax are dropped with the kWarnContactFull warning. Allocation-free.
 void collision(const Model& m, Data& d);
 
+// Whether the dynamic pairs of bodies b1 and b2 are filtered out before any geom test: the same
+// (welded) body, or parent and child (by their welds) unless the parent is the world or the
+// filterparent flag is disabled. <contact><exclude> and contype/conaffinity are apart from this.
+bool bodies_filtered(const Model& m, int b1, int b2);
+
 // The narrow phase of one geom pair, g1's type no larger than g2's: writes at most kMaxConPair
 // contacts with distance below `margin` to con (dist, pos and the contact normal in frame[0..3),
 // pointing from g1 to g2; a tangent hint in frame[3..6) or zeros) and returns how many.

@@ -3,6 +3,7 @@
 // they are right and the URDF specification where MuJoCo's importer departs from it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,7 +40,21 @@ struct UrdfOptions {
   double kp = 100;  // position gain of --actuators position
   // Every warning (an unreadable mesh format, a dubious limit, ...) is an error.
   bool strict = false;
-  bool default_classes = true;               // factor repeated attributes into default classes
+  bool default_classes = true;  // factor repeated attributes into default classes
+  // A ground plane (checker material) and a light. With floating, the free bodies are raised so
+  // that the lowest collision geometry of the reference pose rests floor_margin above the plane.
+  bool floor = false;
+  double floor_margin = 0.001;
+  // <contact><exclude> for the body pairs that would collide in the reference pose, and for parent
+  // and child bodies that MuJoCo's filterparent leaves colliding (a parent welded to the world, or
+  // the flag disabled by the URDF's <mujoco><option>). Off by default so that compiling a URDF
+  // (compile_urdf) gives MuJoCo's import; joco-urdf2mjcf turns it on.
+  bool exclude_self_collisions = false;
+  // Converts a mesh file in a format the compiler cannot read (COLLADA, ...) into one it can (the
+  // library converts none itself): given the file's path, returns the new file's path and sets
+  // `note` to a line for the summary, or returns "" and sets `note` to why not (the mesh is then
+  // left out, as without a converter). Unset: such meshes are left out.
+  std::function<std::string(const std::string& path, std::string& note)> convert_mesh;
   std::string generator = "joco-urdf2mjcf";  // named in the header comment
   std::string options_text;  // the options as the user gave them, for the header comment
 };

@@ -195,8 +195,8 @@ void collide_geoms(const Model& m, Data& d, int p, int g1, int g2) {
   }
 }
 
-// Whether bodies b1 and b2 may collide dynamically: not the same (welded) body, not parent and
-// child unless the parent is the world or the filterparent flag is disabled.
+}  // namespace
+
 bool bodies_filtered(const Model& m, int b1, int b2) {
   const int w1 = m.body_weldid[b1], w2 = m.body_weldid[b2];
   if (w1 == w2) return true;
@@ -205,8 +205,6 @@ bool bodies_filtered(const Model& m, int b1, int b2) {
   const int p2 = m.body_weldid[m.body_parentid[w2]];
   return w1 != 0 && w2 != 0 && (w1 == p2 || w2 == p1);
 }
-
-}  // namespace
 
 void collision(const Model& m, Data& d) {
   d.ncon = 0;

@@ -251,8 +251,10 @@ class Converter {
   bool welded_to_world(int body) const;
 
   void read_settings();
-  const Inertial* inertial_of(const Link& l) const;
-  bool weighs_geoms(const Link& l) const;
+  const Inertial* inertial_of(const Link& l);
+  bool weighs_geoms(const Link& l);
+  bool mesh_readable(const Geometry& g);
+  std::string converted_mesh(const Geometry& g);
   MassElement link_element(const Inertial& in, const std::string& link, const Frame& t);
   MassElement geoms_element(const Link& l, const Frame& t);
 
@@ -285,8 +287,10 @@ class Converter {
   std::vector<OutJoint> out_joints_;
   std::map<int, std::vector<std::string>> urdf_to_mjcf_joints_;  // URDF joint -> MJCF joints
   std::map<std::string, std::vector<std::string>> notes_;
-  std::vector<std::string> dropped_meshes_[2];  // unreadable formats: [0] collision, [1] visual
-  std::vector<std::string> by_name_;            // mesh paths resolved by file name
+  std::vector<std::string> dropped_meshes_[2];      // unreadable formats: [0] collision, [1] visual
+  std::vector<std::string> by_name_;                // mesh paths resolved by file name
+  std::map<std::string, std::string> conversions_;  // mesh path -> its readable copy ("": none)
+  std::vector<std::string> conversion_notes_;       // one per mesh converted
   Settings settings_;
   int max_depth_ = 0;  // bodies nested in bodies
   int collision_geoms_ = 0, visual_geoms_ = 0, transmission_actuators_ = -1;
@@ -337,19 +341,44 @@ void Converter::read_settings() {
   s.visual_reason = o_.visual ? "--no-visual" : "discardvisual in the URDF's <mujoco><compiler>";
 }
 
+// Whether the compiler reads the mesh: its own format, or a copy converted by options.convert_mesh.
+bool Converter::mesh_readable(const Geometry& g) {
+  return mesh_file::readable(g.filename) || !converted_mesh(g).empty();
+}
+
+// The readable copy of a mesh in another format, converted once per file; "" when there is none (no
+// converter, the file missing or the conversion failed: the mesh is then left out as before).
+std::string Converter::converted_mesh(const Geometry& g) {
+  if (!o_.convert_mesh) return "";
+  const std::string path =
+      resolve_mesh_path(g.filename, o_, settings_.meshdir, settings_.strippath, nullptr, nullptr);
+  if (path.empty()) return "";
+  auto it = conversions_.find(path);
+  if (it == conversions_.end()) {
+    std::string message;
+    it = conversions_.emplace(path, o_.convert_mesh(path, message)).first;
+    if (it->second.empty()) {
+      warn(g.where, "mesh '" + g.filename + "' could not be converted: " + message);
+    } else {
+      conversion_notes_.push_back(message);
+    }
+  }
+  return it->second;
+}
+
 // Collision geoms are in group 0: they weigh when inertiagrouprange takes group 0.
-bool Converter::weighs_geoms(const Link& l) const {
+bool Converter::weighs_geoms(const Link& l) {
   const auto& range = settings_.compiler.inertiagrouprange;
   if (range[0] > 0 || range[1] < 0) return false;
   for (const Shape& c : l.collisions) {
-    if (c.geometry.type != Geometry::kMesh || mesh_file::readable(c.geometry.filename)) return true;
+    if (c.geometry.type != Geometry::kMesh || mesh_readable(c.geometry)) return true;
   }
   return false;
 }
 
 // The <inertial> that gives the link its mass: none with inertiafromgeom="true" where the link has
 // geoms that weigh (MuJoCo's importer then weighs them instead).
-const Inertial* Converter::inertial_of(const Link& l) const {
+const Inertial* Converter::inertial_of(const Link& l) {
   if (!l.inertial || (settings_.compiler.inertiafromgeom == 1 && weighs_geoms(l))) return nullptr;
   return &*l.inertial;
 }
@@ -409,7 +438,7 @@ MassElement Converter::geoms_element(const Link& l, const Frame& t) {
       case Geometry::kCapsule: type = kGeomCapsule, size = {g.radius, g.length / 2, 0}; break;
       case Geometry::kSphere: type = kGeomSphere, size = {g.radius, 0, 0}; break;
       case Geometry::kMesh:
-        if (!mesh_file::readable(g.filename)) continue;
+        if (!mesh_readable(g)) continue;
         warn(s.where, "link '" + l.name +
                           "' has no <inertial> and is fused with links that have one: its mesh "
                           "geom adds no mass");
@@ -460,12 +489,13 @@ std::string Converter::mesh_asset(const Shape& s) {
     throw InputError(g.where + ": " + message);
   }
   if (by_name) by_name_.push_back(fs::path(g.filename).filename().string());
+  const std::string file = mesh_file::readable(g.filename) ? path : converted_mesh(g);
   const auto key = std::make_pair(path, g.scale);
   const auto it = mesh_index_.find(key);
   if (it != mesh_index_.end()) return meshes_[static_cast<size_t>(it->second)].name;
   MeshAsset m;
   m.name = mesh_names_.unique(fs::path(path).stem().string());
-  m.path = fs::path(path);
+  m.path = fs::path(file);
   m.scale = g.scale;
   mesh_index_.emplace(key, static_cast<int>(meshes_.size()));
   meshes_.push_back(m);
@@ -476,7 +506,7 @@ std::optional<XmlNode> Converter::make_geom(const Shape& s, const Frame& t, bool
                                             const std::optional<Rgba>& link_rgba) {
   const Geometry& g = s.geometry;
   XmlNode geom("geom");
-  if (g.type == Geometry::kMesh && !mesh_file::readable(g.filename)) {
+  if (g.type == Geometry::kMesh && !mesh_readable(g)) {
     dropped_meshes_[visual ? 1 : 0].push_back(fs::path(g.filename).filename().string());
     if (!visual) {
       warn(g.where,
@@ -1226,6 +1256,7 @@ MjcfDocument Converter::run() {
     if (o_.strict) throw InputError(source_ + ": " + line + " (an error with --strict)");
     report_.warnings.push_back(line);
   }
+  for (const std::string& n : conversion_notes_) s.push_back(n);
   if (!by_name_.empty()) {
     s.push_back(
         quantity(by_name_.size(), "mesh", "meshes") +

@@ -3,6 +3,7 @@
 #include "joco/error.h"
 #include "joco/mjcf.h"
 #include "urdf/convert.h"
+#include "urdf/scene.h"
 #include "urdf/urdf_model.h"
 #include "xml/xml_tree.h"
 
@@ -13,7 +14,9 @@ std::string urdf_to_mjcf(const std::string& urdf_text, const std::string& source
   const compiler::XmlElement root = compiler::load_xml(urdf_text, source, options.base_dir, false);
   const urdf::Robot robot = urdf::read_urdf(root);
   UrdfReport local;
-  const urdf::MjcfDocument doc = urdf::convert(robot, source, options, report ? *report : local);
+  UrdfReport& r = report ? *report : local;
+  urdf::MjcfDocument doc = urdf::convert(robot, source, options, r);
+  urdf::finish_scene(doc, source, options, r);
   return urdf::write_xml(doc.root, doc.header);
 }
 
