@@ -125,6 +125,7 @@ void write_model(JsonWriter& w, const Model& m, const ReplayOptions& o) {
   w.key("zfar").number(m.vis.map.zfar * extent, 7);
   w.key("rgba_haze");
   numbers(w, &m.vis.rgba.haze[0], 4);
+  w.key("haze").number(m.vis.map.haze, 7);
   w.end_object();
 
   w.key("geoms").begin_array();

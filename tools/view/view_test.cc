@@ -87,6 +87,12 @@ std::vector<std::string> strings(const Json& array) {
   return out;
 }
 
+std::vector<double> numbers(const Json& array) {
+  std::vector<double> out;
+  for (const Json& n : array.array) out.push_back(n.number);
+  return out;
+}
+
 TEST(Base64, EncodesRfc4648Vectors) {
   const auto b64 = [](const std::string& s) {
     return base64({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
@@ -453,6 +459,37 @@ TEST(JocoView, MocapBodiesFollowTheFilesMocapPoses) {
   EXPECT_EQ(run.exit_code, 3);
   EXPECT_NE(run.err.find("mocap_pos"), std::string::npos) << run.err;
   EXPECT_FALSE(std::filesystem::exists(temp / "x.html"));
+}
+
+// The visual settings the page draws (testdata/view/visual.xml): fog in length units, the haze,
+// skybox, cube and 2d textures as PNGs, spot and directional lights with their cutoff, exponent
+// and attenuation.
+TEST(JocoView, VisualSettingsTexturesAndLightsAreInTheData) {
+  const test::TempDir temp;
+  const Json r = view(kModels + "/view/visual.xml", temp / "visual.html");
+  const Json& m = r["model"];
+  const double extent = m["stat"]["extent"].number;
+  ASSERT_GT(extent, 0);
+  const Json& visual = m["visual"];
+  EXPECT_NEAR(visual["fog"]["start"].number, 0.5 * extent, 1e-5 * extent);
+  EXPECT_NEAR(visual["fog"]["end"].number, 2 * extent, 1e-5 * extent);
+  EXPECT_EQ(numbers(visual["fog"]["rgba"]), (std::vector<double>{0, 1, 0, 1}));
+  EXPECT_NEAR(visual["haze"].number, 0.3, 1e-7);  // MuJoCo's default
+  EXPECT_EQ(visual["headlight"]["active"].number, 0);
+  ASSERT_EQ(m["textures"].array.size(), 3u);
+  std::vector<std::string> types;
+  for (const Json& t : m["textures"].array) {
+    types.push_back(t["type"].string);
+    EXPECT_FALSE(t["png"].string.empty()) << t["name"].string;
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"skybox", "cube", "2d"}));
+  ASSERT_EQ(m["lights"].array.size(), 2u);
+  const Json &spot = m["lights"].array[0], &sun = m["lights"].array[1];
+  EXPECT_FALSE(spot["directional"].boolean);
+  EXPECT_TRUE(sun["directional"].boolean);
+  EXPECT_EQ(spot["cutoff"].number, 20);
+  EXPECT_EQ(spot["exponent"].number, 20);
+  EXPECT_EQ(numbers(spot["attenuation"]), (std::vector<double>{1, 0.1, 0}));
 }
 
 TEST(JocoView, FpsAndAllRowsChooseTheRowsShown) {
