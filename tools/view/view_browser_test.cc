@@ -130,9 +130,10 @@ double fraction_differing(const RgbImage& a, const RgbImage& b, int threshold) {
 TEST_F(ViewBrowser, EveryControlWorksWithNoConsoleError) {
   // The full page (panels, plots, timeline) with every control used once by #selftest=1, in real
   // time (a page that keeps drawing can hold a headless browser's virtual time back for minutes):
-  // the falling humanoid's two rollouts with contacts and plots, and the scene of every geom type
-  // with its keyframes.
-  for (const char* page : {"fall.html", "scene.html"}) {
+  // the falling humanoid's two rollouts with contacts and plots, the scene of every geom type
+  // with its keyframes, and the visual settings' scene (skybox, cube texture, spot light shadows,
+  // fog).
+  for (const char* page : {"fall.html", "scene.html", "visual.html"}) {
     BrowserRequest request{
         .url = file_url(*dir_ / page, "selftest=1"), .width = 1024, .height = 640};
     request.stop_on_console = "joco-view selftest: ok";
