@@ -1,6 +1,7 @@
 #include "view/replay.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -124,6 +125,7 @@ void write_model(JsonWriter& w, const Model& m, const ReplayOptions& o) {
   w.key("zfar").number(m.vis.map.zfar * extent, 7);
   w.key("rgba_haze");
   numbers(w, &m.vis.rgba.haze[0], 4);
+  w.key("haze").number(m.vis.map.haze, 7);
   w.end_object();
 
   w.key("geoms").begin_array();
@@ -377,6 +379,29 @@ void write_model_state(JsonWriter& w, const Model& m, Data& d, const std::string
   write_trajectory(w, name, "model", 1, f);
 }
 
+// The group's dataset `name` of shape (rows, nmocap, width) with finite values, or nullopt when
+// the model has no mocap body or the group has no such dataset. A dataset of another shape or with
+// a value that is not finite is an input error naming it.
+std::optional<Matrix> mocap_dataset(const Model& m, const Trajectory& t, const std::string& name,
+                                    size_t width, size_t rows) {
+  if (m.nmocap == 0 || !t.has_extra(name)) return std::nullopt;
+  std::vector<size_t> dims;
+  Matrix values = t.read_extra(name, &dims);
+  if (dims != std::vector<size_t>{rows, size_t(m.nmocap), width}) {
+    throw InputError(
+        fmt::format("{}/{}: shape ({}) does not fit the trajectory: ({}, {}, {}) "
+                    "(rows, nmocap, {})",
+                    t.where(), name, fmt::join(dims, ", "), rows, m.nmocap, width, width));
+  }
+  for (size_t i = 0; i < values.data.size(); ++i) {
+    if (!std::isfinite(values.data[i])) {
+      throw InputError(fmt::format("{}/{}: row {} has a value that is not finite", t.where(), name,
+                                   i / values.cols));
+    }
+  }
+  return values;
+}
+
 // A trajectory group of the file, decimated, with its poses, contacts and per-row datasets.
 void write_file_trajectory(JsonWriter& w, const Model& m, Trajectory& t, const ReplayOptions& o) {
   const TrajectoryStates states(m, t);  // validates against the model; qpos required
@@ -393,10 +418,17 @@ void write_file_trajectory(JsonWriter& w, const Model& m, Trajectory& t, const R
   std::vector<size_t> shown;
   for (size_t r = 0; r < rows; r += size_t(step)) shown.push_back(r);
 
+  // Mocap bodies follow the file's mocap_pos and mocap_quat (joco-simulate --record's, a
+  // script's) where it has them with the model's shape; else they keep their initial places.
+  const std::optional<Matrix> mocap_pos = mocap_dataset(m, t, "mocap_pos", 3, rows);
+  const std::optional<Matrix> mocap_quat = mocap_dataset(m, t, "mocap_quat", 4, rows);
+
   Frames f;
   Data d(m);
   for (const size_t r : shown) {
     states.load(m, d, r);
+    if (mocap_pos) std::copy_n(mocap_pos->row(r), 3 * m.nmocap, d.mocap_pos);
+    if (mocap_quat) std::copy_n(mocap_quat->row(r), 4 * m.nmocap, d.mocap_quat);
     f.add_pose(m, d);
     f.time.back() = static_cast<float>(time[r]);
   }

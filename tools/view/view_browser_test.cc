@@ -7,7 +7,9 @@
 // JOCO_UPDATE_VIEW_REFERENCE=1 (then check the picture by eye and commit it).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -50,8 +52,15 @@ class ViewBrowser : public ::testing::Test {
     ok(test::run("joco-view " + humanoid + " " + (*dir_ / "fall.h5") + " -o " +
                  (*dir_ / "fall.html")));
     // Every geom type, a light, a camera and keyframes (no trajectory: the initial state and keys).
-    ok(test::run("joco-view " + joco::test::testdata("view/scene.xml") + " -o " +
-                 (*dir_ / "scene.html")));
+    const std::string scene = joco::test::testdata("view/scene.xml");
+    ok(test::run("joco-view " + scene + " -o " + (*dir_ / "scene.html")));
+    // A file whose one trajectory is its root group.
+    ok(test::run("joco-simulate " + scene + " --steps 20 -q -o " + (*dir_ / "single.h5")));
+    ok(test::run("joco-view " + scene + " " + (*dir_ / "single.h5") + " -o " +
+                 (*dir_ / "single.html")));
+    // MuJoCo's visual settings: skybox, cube texture, spot and directional lights, fog.
+    ok(test::run("joco-view " + joco::test::testdata("view/visual.xml") + " -o " +
+                 (*dir_ / "visual.html")));
   }
   static void TearDownTestSuite() {
     delete dir_;
@@ -121,9 +130,10 @@ double fraction_differing(const RgbImage& a, const RgbImage& b, int threshold) {
 TEST_F(ViewBrowser, EveryControlWorksWithNoConsoleError) {
   // The full page (panels, plots, timeline) with every control used once by #selftest=1, in real
   // time (a page that keeps drawing can hold a headless browser's virtual time back for minutes):
-  // the falling humanoid's two rollouts with contacts and plots, and the scene of every geom type
-  // with its keyframes.
-  for (const char* page : {"fall.html", "scene.html"}) {
+  // the falling humanoid's two rollouts with contacts and plots, the scene of every geom type
+  // with its keyframes, and the visual settings' scene (skybox, cube texture, spot light shadows,
+  // fog).
+  for (const char* page : {"fall.html", "scene.html", "visual.html"}) {
     BrowserRequest request{
         .url = file_url(*dir_ / page, "selftest=1"), .width = 1024, .height = 640};
     request.stop_on_console = "joco-view selftest: ok";
@@ -134,21 +144,136 @@ TEST_F(ViewBrowser, EveryControlWorksWithNoConsoleError) {
 }
 
 TEST_F(ViewBrowser, DrawsTheModelsGeoms) {
-  RgbImage drawn, empty;
+  RgbImage drawn, empty, no_sky;
   expect_clean(shot("model.html", "still=1", &drawn), "model.html#still=1");
-  // No geom group visible: the background alone, everywhere.
+  // No geom group visible: the background (the humanoid's skybox) alone.
   expect_clean(shot("model.html", "still=1&groups=", &empty), "model.html#still=1&groups=");
   ASSERT_EQ(drawn.width, kWidth);
   ASSERT_EQ(drawn.height, kHeight);
   ASSERT_EQ(empty.width, kWidth);
-  size_t off_background = 0;
-  for (size_t i = 0; i < empty.rgb.size(); i += 3) {
-    for (int c = 0; c < 3; ++c)
-      off_background += std::abs(int(empty.rgb[i + c]) - kBackground[c]) > 2;
-  }
-  EXPECT_EQ(off_background, 0u) << "the page without geoms is not the plain background";
   // The floor fills the lower part and the body stands in the middle: most pixels are geoms.
   EXPECT_GT(fraction_differing(drawn, empty, 16), 0.5);
+  // A model without a skybox and no geom shown: the plain background, everywhere.
+  expect_clean(shot("scene.html", "still=1&groups=", &no_sky), "scene.html#still=1&groups=");
+  ASSERT_EQ(no_sky.width, kWidth);
+  size_t off_background = 0;
+  for (size_t i = 0; i < no_sky.rgb.size(); i += 3) {
+    for (int c = 0; c < 3; ++c)
+      off_background += std::abs(int(no_sky.rgb[i + c]) - kBackground[c]) > 2;
+  }
+  EXPECT_EQ(off_background, 0u) << "the page without geoms is not the plain background";
+}
+
+// The pixel at column x, row y.
+std::array<int, 3> pixel(const RgbImage& image, int x, int y) {
+  const size_t i = (size_t(y) * size_t(image.width) + size_t(x)) * 3;
+  return {image.rgb[i], image.rgb[i + 1], image.rgb[i + 2]};
+}
+double distance(const std::array<int, 3>& a, const std::array<int, 3>& b) {
+  return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+// testdata/view/visual.xml: MuJoCo's visual settings as the page draws them.
+TEST_F(ViewBrowser, SkyboxCubeTexturesLightsAndFogAsMuJoCoSetsThem) {
+  RgbImage level, fogged, down;
+  expect_clean(shot("visual.html", "still=1&camera=level", &level), "visual.html#camera=level");
+  expect_clean(shot("visual.html", "still=1&camera=level&fog=1", &fogged), "visual.html#fog=1");
+  expect_clean(shot("visual.html", "still=1&camera=down", &down), "visual.html#camera=down");
+  ASSERT_EQ(level.width, kWidth);
+  ASSERT_EQ(fogged.width, kWidth);
+  ASSERT_EQ(down.width, kWidth);
+  const int cx = kWidth / 2, cy = kHeight / 2;
+
+  // The gradient skybox, seen level: its rgb1 (orange) above the horizon, rgb2 (blue) below,
+  // where the view passes the floor's far edge.
+  const std::array<int, 3> orange{255, 128, 0}, blue{0, 0, 255};
+  const auto top = pixel(level, cx, 3), bottom = pixel(level, cx, kHeight - 3);
+  EXPECT_LT(distance(top, orange), distance(top, blue)) << top[0] << " " << top[1] << " " << top[2];
+  EXPECT_LT(distance(bottom, blue), distance(bottom, orange))
+      << bottom[0] << " " << bottom[1] << " " << bottom[2];
+
+  // The ball (radius about 45 pixels at the centre) wears the cube texture's checks: white
+  // (grey in its light) and blue squares.
+  int bluish = 0, greyish = 0, n = 0;
+  for (int y = cy - 30; y <= cy + 30; ++y) {
+    for (int x = cx - 30; x <= cx + 30; ++x, ++n) {
+      const auto p = pixel(level, x, y);
+      bluish += p[2] > p[0] + 40;
+      greyish += p[0] > 20 && std::abs(p[2] - p[0]) < 15;
+    }
+  }
+  EXPECT_GT(bluish, n / 10);
+  EXPECT_GT(greyish, n / 10);
+
+  // Fog (green, ending 2 extents away): the ball, 8.5 m off, is the fog's colour; without it not.
+  const auto ball = pixel(level, cx, cy), ball_fogged = pixel(fogged, cx, cy);
+  EXPECT_GT(ball_fogged[1], ball_fogged[0] + 100);
+  EXPECT_GT(ball_fogged[1], ball_fogged[2] + 100);
+  EXPECT_LT(ball[1], ball[0] + 30);
+
+  // The spot light, 3 m above the white matte floor, seen from 5 m straight above: MuJoCo's
+  // (OpenGL's) cos(angle)^exponent fall-off (exponent 20) and attenuation 1 / (1 + 0.1 d) inside
+  // the 20-degree cutoff; outside it, the directional light alone.
+  const double tan_half = std::tan(22.5 * M_PI / 180);  // the camera's fovy is 45
+  auto floor_x = [&](int column) { return 5 * (column + 0.5 - cx) / cy * tan_half; };
+  auto spot = [&](double x) {  // the spot's light at floor point (x, 0, 0), relative to below it
+    const double d = std::hypot(3.0, x), c = 3 / d;
+    return std::pow(c, 20) * c * (1 + 0.1 * 3) / (1 + 0.1 * d);
+  };
+  const int outside = pixel(down, cx + 150, cy)[0];  // 33 degrees off the spot's axis
+  EXPECT_EQ(pixel(down, cx + 200, cy)[0], outside);  // 40 degrees: the same
+  EXPECT_EQ(pixel(down, cx - 150, cy)[0], outside);
+  EXPECT_EQ(pixel(down, cx + 95, cy)[0], outside);  // 22.4 degrees: just outside the cutoff
+  const double centre = pixel(down, cx, cy)[0] - outside;
+  ASSERT_GT(centre, 100);
+  int compared = 0;
+  for (const int column : {cx + 30, cx + 62, cx - 62, cx + 80}) {  // 7.6, 14.9, 14.9, 19 degrees
+    const double measured = (pixel(down, column, cy)[0] - outside) / centre;
+    const double expected = spot(floor_x(column)) / spot(floor_x(cx));
+    EXPECT_NEAR(measured, expected, 0.03) << "column " << column;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 4);
+}
+
+// A file whose one trajectory is its root group "/" is listed by the file's name.
+TEST_F(ViewBrowser, ARootTrajectoryIsListedByItsFilesName) {
+  BrowserRequest request{.url = file_url(*dir_ / "single.html"), .width = 1024, .height = 640};
+  request.dump_dom = true;
+  request.virtual_time_ms = 500;
+  request.timeout_s = 600;
+  const BrowserResult r = run_browser(browser_, request);
+  expect_clean(r, "single.html");
+  EXPECT_NE(r.dom.find(">single.h5 (3 frames)</option>"), std::string::npos)
+      << r.dom.substr(0, 4000);
+  EXPECT_EQ(r.dom.find(">/ ("), std::string::npos);
+}
+
+// The record button's MediaRecorder, run by #record=N: a WebM video of the canvas, not empty.
+TEST_F(ViewBrowser, RecordsTheCanvasToAWebmVideo) {
+  BrowserRequest request{.url = file_url(*dir_ / "fall.html", "still=1&record=10"),
+                         .width = kWidth,
+                         .height = kHeight};
+  request.stop_on_console = "joco-view record:";
+  request.timeout_s = 600;
+  const BrowserResult r = run_browser(browser_, request);
+  expect_clean(r, "fall.html#record=10");
+  std::string report;
+  for (const auto& m : r.console) {
+    if (m.rfind("joco-view record:", 0) == 0) report = m;
+  }
+  ASSERT_FALSE(report.empty()) << r.log;
+  long frames = 0, bytes = 0;
+  char type[64] = {}, head[16] = {};
+  ASSERT_EQ(
+      std::sscanf(report.c_str(), "joco-view record: %ld frames, %ld bytes, %63[^,], starts %15s",
+                  &frames, &bytes, type, head),
+      4)
+      << report;
+  EXPECT_EQ(frames, 10);
+  EXPECT_GT(bytes, 0) << report;
+  EXPECT_EQ(std::string(type).rfind("video/webm", 0), 0u) << report;
+  EXPECT_STREQ(head, "1a45dfa3") << report;  // EBML, as a WebM file starts
 }
 
 TEST_F(ViewBrowser, AMovingModelDiffersAtTwoTimes) {

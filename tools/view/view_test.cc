@@ -2,6 +2,7 @@
 // and checked against the model and the trajectory file: geometry, keyframes, poses, decimation,
 // contacts, plots, rollouts; exit codes; the page-size goals.
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <cctype>
 #include <cmath>
@@ -83,6 +84,12 @@ const Json* plot(const Json& trajectory, const std::string& name) {
 std::vector<std::string> strings(const Json& array) {
   std::vector<std::string> out;
   for (const Json& s : array.array) out.push_back(s.string);
+  return out;
+}
+
+std::vector<double> numbers(const Json& array) {
+  std::vector<double> out;
+  for (const Json& n : array.array) out.push_back(n.number);
   return out;
 }
 
@@ -374,6 +381,115 @@ TEST(JocoView, RecordedDataArraysArePlottedToo) {
   ASSERT_NE(plot(t, "energy"), nullptr);
   EXPECT_EQ(plot(t, "energy")->operator[]("columns").array.size(), 2u);
   EXPECT_EQ(plot(t, "model"), nullptr);  // groups are not datasets
+}
+
+// Mocap bodies: where the file has mocap_pos and mocap_quat (joco-simulate --record's, here
+// rewritten to move), the mocap body's pose at each frame is the row's; without them it keeps its
+// initial place. A mocap_pos of another shape is an input error naming it.
+TEST(JocoView, MocapBodiesFollowTheFilesMocapPoses) {
+  const test::TempDir temp;
+  const std::string model = kModels + "/view/mocap.xml", file = temp / "run.h5";
+  auto run = test::run("joco-simulate " + model +
+                       " --steps 20 --record default,mocap_pos,mocap_quat -o " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const Json still = view(model + " " + file + " --all-rows", temp / "still.html");
+  // Row r: the box at (0.5 + 0.1 r, 0, 1 + 0.05 r), turned by 0.1 r about z.
+  std::vector<double> pos(21 * 3), quat(21 * 4);
+  for (int r = 0; r <= 20; ++r) {
+    pos[3 * r] = 0.5 + 0.1 * r;
+    pos[3 * r + 1] = 0;
+    pos[3 * r + 2] = 1 + 0.05 * r;
+    quat[4 * r] = std::cos(0.05 * r);
+    quat[4 * r + 1] = quat[4 * r + 2] = 0;
+    quat[4 * r + 3] = std::sin(0.05 * r);
+  }
+  auto rewrite = [&](const char* name, const std::vector<double>& values) {
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    const hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
+    ASSERT_GE(ds, 0) << name;
+    EXPECT_GE(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    H5Dclose(ds);
+    H5Fclose(f);
+  };
+  rewrite("mocap_pos", pos);
+  rewrite("mocap_quat", quat);
+  const Json moved = view(model + " " + file + " --all-rows", temp / "moved.html");
+  const std::vector<float> xpos0 = unpack<float>(still["trajectories"].array.at(0)["xpos"]),
+                           xpos = unpack<float>(moved["trajectories"].array.at(0)["xpos"]),
+                           xquat = unpack<float>(moved["trajectories"].array.at(0)["xquat"]);
+  const size_t nbody = 3, target = 1;
+  ASSERT_EQ(moved["model"]["bodies"].array.at(target)["mocap"].kind, Json::kBool);
+  EXPECT_TRUE(moved["model"]["bodies"].array.at(target)["mocap"].boolean);
+  ASSERT_EQ(xpos.size(), 21 * nbody * 3);
+  ASSERT_EQ(xpos0.size(), xpos.size());
+  for (size_t r = 0; r <= 20; ++r) {
+    const size_t b = r * nbody + target;
+    // The recorded poses (unchanged): the body's own place.
+    EXPECT_EQ(xpos0[3 * b], 0.5f);
+    EXPECT_EQ(xpos0[3 * b + 2], 1.0f);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(xpos[3 * b + i], pos[3 * r + i], 1e-6) << r;
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(xquat[4 * b + i], quat[4 * r + i], 1e-6) << r;
+  }
+
+  // A mocap_pos that does not fit: an input error naming the dataset.
+  const std::string bad = temp / "bad.h5";
+  auto add_mocap_pos_6x2 = [&] {  // 6 rows of 2 values
+    const hid_t f = H5Fopen(bad.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    const hsize_t dims[2] = {6, 2};
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    const hid_t ds =
+        H5Dcreate2(f, "mocap_pos", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const std::vector<double> zeros(12, 0.0);
+    EXPECT_GE(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data()), 0);
+    H5Dclose(ds);
+    H5Sclose(space);
+    H5Fclose(f);
+  };
+  run = test::run("joco-simulate " + kScene + " --steps 5 -o " + bad);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  add_mocap_pos_6x2();
+  // (scene.xml has no mocap body: the dataset is only plotted.)
+  EXPECT_EQ(test::run("joco-view " + kScene + " " + bad + " -o " + temp / "ok.html").exit_code, 0);
+  run = test::run("joco-simulate " + model + " --steps 5 -o " + bad);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  add_mocap_pos_6x2();
+  run = test::run("joco-view " + model + " " + bad + " -o " + temp / "x.html");
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_NE(run.err.find("mocap_pos"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(temp / "x.html"));
+}
+
+// The visual settings the page draws (testdata/view/visual.xml): fog in length units, the haze,
+// skybox, cube and 2d textures as PNGs, spot and directional lights with their cutoff, exponent
+// and attenuation.
+TEST(JocoView, VisualSettingsTexturesAndLightsAreInTheData) {
+  const test::TempDir temp;
+  const Json r = view(kModels + "/view/visual.xml", temp / "visual.html");
+  const Json& m = r["model"];
+  const double extent = m["stat"]["extent"].number;
+  ASSERT_GT(extent, 0);
+  const Json& visual = m["visual"];
+  EXPECT_NEAR(visual["fog"]["start"].number, 0.5 * extent, 1e-5 * extent);
+  EXPECT_NEAR(visual["fog"]["end"].number, 2 * extent, 1e-5 * extent);
+  EXPECT_EQ(numbers(visual["fog"]["rgba"]), (std::vector<double>{0, 1, 0, 1}));
+  EXPECT_NEAR(visual["haze"].number, 0.3, 1e-7);  // MuJoCo's default
+  EXPECT_EQ(visual["headlight"]["active"].number, 0);
+  ASSERT_EQ(m["textures"].array.size(), 3u);
+  std::vector<std::string> types;
+  for (const Json& t : m["textures"].array) {
+    types.push_back(t["type"].string);
+    EXPECT_FALSE(t["png"].string.empty()) << t["name"].string;
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"skybox", "cube", "2d"}));
+  ASSERT_EQ(m["lights"].array.size(), 2u);
+  const Json &spot = m["lights"].array[0], &sun = m["lights"].array[1];
+  EXPECT_FALSE(spot["directional"].boolean);
+  EXPECT_TRUE(sun["directional"].boolean);
+  EXPECT_EQ(spot["cutoff"].number, 20);
+  EXPECT_EQ(spot["exponent"].number, 20);
+  EXPECT_EQ(numbers(spot["attenuation"]), (std::vector<double>{1, 0.1, 0}));
 }
 
 TEST(JocoView, FpsAndAllRowsChooseTheRowsShown) {

@@ -61,8 +61,8 @@
   var extent = M.stat.extent > 0 ? M.stat.extent : 1;
   var meansize = M.stat.meansize > 0 ? M.stat.meansize : 0.1 * extent;
   var vis = M.visual || {};
-  var camera = new THREE.PerspectiveCamera(vis.fovy || 45, 1, (vis.znear || 0.01) * extent,
-                                           (vis.zfar || 50) * extent);
+  var zfar = (vis.zfar || 50 * extent);  // the data's clipping distances are in length units
+  var camera = new THREE.PerspectiveCamera(vis.fovy || 45, 1, vis.znear || 0.01 * extent, zfar);
   camera.up.set(0, 0, 1);
   scene.add(camera);
   var hl = vis.headlight || { ambient: [0.1, 0.1, 0.1], diffuse: [0.4, 0.4, 0.4], active: 1 };
@@ -117,24 +117,94 @@
     t.magFilter = THREE.NearestFilter;
     return t;
   }
+  // A cube or skybox texture's PNG holds its faces stacked (right, left, up, down, front, back:
+  // +X, -X, +Y, -Y, +Z, -Z, the order of a GL cube map) or one face used for all six.
+  function cubeFaces(img) {
+    var side = img.width, n = Math.floor(img.height / Math.max(1, side)), faces = [];
+    for (var i = 0; i < 6; i++) {
+      var c = document.createElement("canvas");
+      c.width = c.height = side;
+      c.getContext("2d").drawImage(img, 0, n >= 6 ? -i * side : 0);
+      faces.push(c);
+    }
+    return faces;
+  }
   var textures = (M.textures || []).map(function (tx) {
-    if (tx.type !== "2d") return null;
+    var cube = tx.type !== "2d";
     if (tx.png) {
-      var img = new Image(), t = new THREE.Texture(img);
+      var img = new Image(), t = cube ? new THREE.CubeTexture() : new THREE.Texture(img);
+      if (cube) { t.minFilter = THREE.LinearFilter; t.generateMipmaps = false; }  // faces of any size (WebGL 1)
       pending++;
-      img.onload = function () { t.needsUpdate = true; pending--; requestRender(); };
+      img.onload = function () {
+        if (cube) t.image = cubeFaces(img);
+        t.needsUpdate = true;
+        pending--;
+        requestRender();
+      };
       img.onerror = function () { pending--; window.JOCO_FAIL("texture " + tx.name + ": cannot decode its PNG"); };
       img.src = "data:image/png;base64," + tx.png;
       return t;
     }
-    return tx.builtin && tx.builtin !== "none" ? builtinTexture(tx) : null;
+    return !cube && tx.builtin && tx.builtin !== "none" ? builtinTexture(tx) : null;
   });
+
+  // A cube texture on an object: MuJoCo samples it along the direction from the object's centre
+  // (its frame's origin) to the point, in the object's frame; with texuniform the object is first
+  // scaled to unit size.
+  function useCubeMap(material, cubeTexture, scale) {
+    material.onBeforeCompile = function (shader) {
+      shader.uniforms.jocoCube = { value: cubeTexture };
+      shader.uniforms.jocoCubeScale = { value: new THREE.Vector3(scale[0], scale[1], scale[2]) };
+      shader.vertexShader = "varying vec3 vJocoObject;\nuniform vec3 jocoCubeScale;\n" +
+        shader.vertexShader.replace("#include <begin_vertex>", "#include <begin_vertex>\n\tvJocoObject = position * jocoCubeScale;");
+      shader.fragmentShader = "varying vec3 vJocoObject;\nuniform samplerCube jocoCube;\n" +
+        shader.fragmentShader.replace("#include <map_fragment>", "diffuseColor.rgb *= textureCube( jocoCube, vJocoObject ).rgb;");
+    };
+  }
+
+  // The skybox (the model's first skybox texture): a box around the camera, drawn first and
+  // behind everything, turned as MuJoCo turns it (90 degrees about +X: the texture's +Y up).
+  var skyTexture = null;
+  (M.textures || []).forEach(function (tx, i) { if (!skyTexture && tx.type === "skybox" && textures[i]) skyTexture = textures[i]; });
+  var skybox = null;
+  if (skyTexture) {
+    // (Subdivided: SwiftShader misclips a few huge triangles reaching behind the camera.)
+    skybox = new THREE.Mesh(new THREE.BoxBufferGeometry(2, 2, 2, 8, 8, 8), new THREE.ShaderMaterial({
+      uniforms: { jocoSky: { value: skyTexture } },
+      vertexShader: "varying vec3 vDir;\nvoid main() {\n\tvDir = position;\n" +
+        "\tgl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);\n}",
+      fragmentShader: "uniform samplerCube jocoSky;\nvarying vec3 vDir;\nvoid main() {\n" +
+        "\tgl_FragColor = vec4(textureCube(jocoSky, vec3(vDir.x, vDir.z, -vDir.y)).rgb, 1.0);\n}",
+      side: THREE.BackSide, depthTest: false, depthWrite: false,
+    }));
+    // Centred on the camera, half the far distance across: inside the clipping planes (no depth
+    // test: drawn first, behind everything).
+    skybox.scale.setScalar(0.5 * zfar);
+    skybox.onBeforeRender = function (r, s, cam) {
+      skybox.position.setFromMatrixPosition(cam.matrixWorld);
+      skybox.updateMatrixWorld();
+    };
+    skybox.frustumCulled = false;
+    skybox.renderOrder = -1000;
+    scene.add(skybox);
+  }
+
+  // MuJoCo's lights (OpenGL's): intensity 1 / (a0 + a1 d + a2 d^2) with distance d, and inside a
+  // spot's cutoff cos(angle)^exponent. three.js's point and spot lights carry these in their
+  // distance, decay and penumbra: distance = a1 / a0, decay = a2 / a0 (the colour divided by a0),
+  // and the penumbra's cosine encodes the exponent e as cone + (1 - cone) e / (e + 1).
+  THREE.ShaderChunk.lights_pars_begin = THREE.ShaderChunk.lights_pars_begin
+    .replace(/(float punctualLightIntensityToIrradianceFactor\([^)]*\) \{)/,
+             "$1\n\treturn 1.0 / max( 1e-6, 1.0 + cutoffDistance * lightDistance + decayExponent * lightDistance * lightDistance );")
+    .replace("float spotEffect = smoothstep( spotLight.coneCos, spotLight.penumbraCos, angleCos );",
+             "float jocoE = ( spotLight.penumbraCos - spotLight.coneCos ) / max( 1e-6, 1.0 - spotLight.coneCos );\n" +
+             "\t\t\tfloat spotEffect = pow( max( angleCos, 0.0 ), jocoE / max( 1e-6, 1.0 - jocoE ) );");
 
   var materialCache = {};
   // A geom's or site's material: rgba (already the material's when it has one) and the material's
   // light properties; planes repeat their texture over their size.
-  function materialFor(rgba, matId, repeat) {
-    var key = rgba.join(",") + "|" + matId + "|" + (repeat ? repeat.join(",") : "");
+  function materialFor(rgba, matId, repeat, cubeScale) {
+    var key = rgba.join(",") + "|" + matId + "|" + (repeat ? repeat.join(",") : "") + "|" + (cubeScale ? cubeScale.join(",") : "");
     if (materialCache[key]) return materialCache[key];
     var mat = matId >= 0 ? M.materials[matId] : null;
     var p = new THREE.MeshPhongMaterial({
@@ -145,16 +215,20 @@
     p.specular = new THREE.Color(1, 1, 1).multiplyScalar(0.5 * (mat ? mat.specular : 0.5));  // Phong's highlight is harsher than MuJoCo's
     p.shininess = 128 * (mat ? mat.shininess : 0.5);
     if (mat && mat.emission > 0) p.emissive = p.color.clone().multiplyScalar(mat.emission);
-    if (mat && mat.texture >= 0 && textures[mat.texture]) {
+    if (mat && mat.texture >= 0 && textures[mat.texture] && textures[mat.texture].isCubeTexture) {
+      useCubeMap(p, textures[mat.texture], mat.texuniform && cubeScale ? cubeScale : [1, 1, 1]);
+    } else if (mat && mat.texture >= 0 && textures[mat.texture]) {
       var t = textures[mat.texture];
       if (repeat) {
         t = t.clone();
         t.needsUpdate = true;
         t.wrapS = t.wrapT = THREE.RepeatWrapping;
         t.repeat.set(repeat[0], repeat[1]);
+        t.offset.set(-(repeat[0] / 2 % 1), -(repeat[1] / 2 % 1));  // a texture's corner at the plane's centre
       }
       p.map = t;
     }
+    p.userData.geom = true;  // fog and haze apply to the model's own surfaces only
     materialCache[key] = p;
     return p;
   }
@@ -200,11 +274,15 @@
       return geo;
     });
   }
-  function planeSize(s, i) { return s[i] > 0 ? 2 * s[i] : 4 * extent; }  // size 0: infinite
+  // Size 0: infinite; with a skybox it reaches the far clipping plane, where it meets the haze.
+  function planeSize(s, i) { return s[i] > 0 ? 2 * s[i] : skybox ? 2 * zfar : 4 * extent; }
   function shapeGeometry(type, s, hfield, mesh) {
     var key = type + ":" + s.join(",");
     switch (type) {
-      case "plane": return cached(key, function () { return new THREE.PlaneBufferGeometry(planeSize(s, 0), planeSize(s, 1)); });
+      case "plane": return cached(key, function () {  // infinite ones subdivided (SwiftShader's clipping)
+        var n = s[0] > 0 && s[1] > 0 ? 1 : 32;
+        return new THREE.PlaneBufferGeometry(planeSize(s, 0), planeSize(s, 1), n, n);
+      });
       case "sphere": return cached(key, function () { return new THREE.SphereBufferGeometry(s[0], 24, 16); });
       case "ellipsoid": return cached(key, function () { return new THREE.SphereBufferGeometry(1, 24, 16).scale(s[0], s[1], s[2]); });
       case "capsule": return cached(key, function () { return capsule(s[0], s[1]); });
@@ -227,12 +305,20 @@
     if (!geo) return;
     var repeat = null;
     if (gm.type === "plane" && gm.material >= 0) {
-      var mat = M.materials[gm.material];
-      repeat = mat.texuniform ? [mat.texrepeat[0] * planeSize(gm.size, 0) / 2, mat.texrepeat[1] * planeSize(gm.size, 1) / 2]
-                              : mat.texrepeat;
+      var pm = M.materials[gm.material];
+      repeat = pm.texuniform ? [pm.texrepeat[0] * planeSize(gm.size, 0) / 2, pm.texrepeat[1] * planeSize(gm.size, 1) / 2]
+                             : pm.texrepeat;
     }
-    var mesh = new THREE.Mesh(geo, materialFor(gm.rgba, gm.material, repeat));
+    var mat = gm.material >= 0 ? M.materials[gm.material] : null, cubeScale = null;
+    if (mat && mat.texuniform && mat.texture >= 0 && textures[mat.texture] && textures[mat.texture].isCubeTexture) {
+      var z = gm.type === "capsule" || gm.type === "cylinder" ? gm.size[1] : gm.size[2];
+      cubeScale = gm.type === "mesh" || gm.type === "hfield" ? [1, 1, 1]
+                : gm.type === "sphere" ? [1 / gm.size[0], 1 / gm.size[0], 1 / gm.size[0]]
+                : [1 / gm.size[0], 1 / (gm.type === "box" || gm.type === "ellipsoid" ? gm.size[1] : gm.size[0]), 1 / z];
+    }
+    var mesh = new THREE.Mesh(geo, materialFor(gm.rgba, gm.material, repeat, cubeScale));
     mesh.name = gm.name;
+    if (gm.type === "plane" && !(gm.size[0] > 0 && gm.size[1] > 0)) mesh.material.userData.infinite = true;
     place(mesh, gm.pos, gm.quat);
     mesh.castShadow = gm.type !== "plane" && gm.type !== "hfield";
     mesh.receiveShadow = true;
@@ -265,8 +351,25 @@
   // The model's lights, in their bodies' frames (light's direction: dir).
   var modelLights = [];
   (M.lights || []).forEach(function (lt) {
-    var light = lt.directional ? new THREE.DirectionalLight(rgb(lt.diffuse), 1)
-                               : new THREE.SpotLight(rgb(lt.diffuse), 1, 0, Math.min(Math.PI / 2, lt.cutoff * Math.PI / 180), 0.3, 0);
+    // Directional: parallel rays along dir; else a spot at pos (the cone, the exponent and the
+    // attenuation as lights_pars_begin above reads them).
+    var light, a = lt.attenuation || [1, 0, 0], a0 = a[0] > 0 ? a[0] : 1;
+    if (lt.directional) {
+      light = new THREE.DirectionalLight(rgb(lt.diffuse), 1);
+    } else {
+      var cutoff = Math.min(89.9, Math.max(0.1, lt.cutoff)) * Math.PI / 180, coneCos = Math.cos(cutoff);
+      var e = Math.max(0, lt.exponent || 0), penumbraCos = coneCos + (1 - coneCos) * e / (e + 1);
+      light = new THREE.SpotLight(rgb(lt.diffuse).multiplyScalar(1 / a0), 1, a[1] / a0, cutoff,
+                                  1 - Math.acos(Math.min(1, penumbraCos)) / cutoff, a[2] / a0);
+      // The shadow camera must not take `distance` (a1 / a0 here) as its far plane.
+      var update = light.shadow.updateMatrices.bind(light.shadow), spot = light;
+      light.shadow.updateMatrices = function (l) {
+        var d = spot.distance;
+        spot.distance = 0;
+        update(l);
+        spot.distance = d;
+      };
+    }
     light.visible = lt.active;
     light.position.set(lt.pos[0], lt.pos[1], lt.pos[2]);
     light.target.position.set(lt.pos[0] + lt.dir[0], lt.pos[1] + lt.dir[1], lt.pos[2] + lt.dir[2]);
@@ -276,6 +379,7 @@
       var sc = light.shadow.camera, r = 2 * extent;
       sc.left = sc.bottom = -r; sc.right = sc.top = r; sc.near = 0.01; sc.far = 10 * extent;
     }
+    if (!lt.directional) { light.shadow.camera.near = 0.05 * extent; light.shadow.camera.far = 20 * extent; }
     light.shadow.mapSize.set(1024, 1024);
     bodies[lt.body].add(light);
     bodies[lt.body].add(light.target);
@@ -510,11 +614,23 @@
         g.children.forEach(function (m) { m.visible = m.userData.source.visible; });
       });
     });
+    // Fog (MuJoCo's <map fogstart fogend>, <rgba fog>; off by default as in MuJoCo) on every
+    // geom; else the haze (<rgba haze>, <map haze>) on infinite planes under a skybox, over the
+    // last `haze` part of the way to the far clipping plane, where they meet the sky.
+    var fogOn = state.fog && fog !== null;
+    scene.fog = fogOn ? fog : haze;
+    scene.traverse(function (o) {
+      if (o.material && !o.material.isShaderMaterial) o.material.fog = !!o.material.userData.geom && (fogOn || !!o.material.userData.infinite);
+    });
     renderer.shadowMap.enabled = state.shadows;
     modelLights.forEach(function (l) { l.castShadow = state.shadows && l.userData.castshadow; });
     scene.traverse(function (o) { if (o.material) o.material.needsUpdate = true; });
     requestRender();
   }
+
+  var fogData = vis.fog || {}, fog = fogData.end > fogData.start && fogData.rgba ? new THREE.Fog(rgb(fogData.rgba), fogData.start, fogData.end) : null;
+  var haze = skybox && geomMeshes.some(function (g) { return g.mesh.material.userData.infinite; }) && vis.rgba_haze
+           ? new THREE.Fog(rgb(vis.rgba_haze), (1 - (vis.haze >= 0 ? vis.haze : 0.3)) * zfar, zfar) : null;
 
   // ---- time -----------------------------------------------------------------------------------
   function setFrame(f) {
@@ -678,30 +794,58 @@
   }
 
   // ---- recording --------------------------------------------------------------------------------
+  // The canvas as a WebM video (MediaRecorder): the button starts and stops it, and the video is
+  // offered for download; #record=N (the browser tests) records N drawn frames while playing and
+  // logs the video's size and type instead.
   var recorder = null;
-  function toggleRecording() {
-    var button = $("joco-record");
-    if (recorder) { recorder.stop(); return; }
-    if (!window.MediaRecorder || !renderer.domElement.captureStream) { window.alert("This browser cannot record the canvas (MediaRecorder)."); return; }
+  function startRecording(done) {
+    if (!window.MediaRecorder || !renderer.domElement.captureStream) return "this browser cannot record the canvas (MediaRecorder)";
     var chunks = [], type = ["video/webm;codecs=vp8", "video/webm"].find(function (x) { return MediaRecorder.isTypeSupported(x); });
     // A frame whenever the canvas changes (headless Chromium recorded nothing with vp9 at a fixed 60).
     recorder = new MediaRecorder(renderer.domElement.captureStream(), type ? { mimeType: type } : {});
     recorder.ondataavailable = function (e) { if (e.data.size) chunks.push(e.data); };
     recorder.onstop = function () {
+      var blob = new Blob(chunks, { type: recorder.mimeType || "video/webm" });
+      recorder = null;
+      done(blob);
+    };
+    recorder.onerror = function (e) { window.JOCO_FAIL("recording: " + (e.error && e.error.message || e)); };
+    recorder.start(250);
+    recorder.frames = 0;
+    if (!state.playing) setPlaying(true);
+    return "";
+  }
+  function toggleRecording() {
+    var button = $("joco-record");
+    if (recorder) { recorder.stop(); return; }
+    var why = startRecording(function (blob) {
       var a = $("joco-download");
-      a.href = URL.createObjectURL(new Blob(chunks, { type: "video/webm" }));
+      a.href = URL.createObjectURL(blob);
       a.download = (M.name || "replay") + ".webm";
       a.textContent = "download " + a.download;
       a.hidden = false;
       a.click();
-      recorder = null;
       button.classList.remove("joco-on");
       button.innerHTML = "&#9679; rec";
-    };
-    recorder.start(250);
+    });
+    if (why) { window.alert(why); return; }
     button.classList.add("joco-on");
     button.innerHTML = "&#9632; stop";
-    if (!state.playing) setPlaying(true);
+  }
+  function recordFrames(n) {
+    var why = startRecording(function (blob) {
+      setPlaying(false);
+      // The first four bytes too: a WebM (Matroska) file starts with EBML's 1a 45 df a3.
+      var reader = new FileReader();
+      reader.onload = function () {
+        var head = Array.prototype.map.call(new Uint8Array(reader.result), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+        console.log("joco-view record: " + recorded + " frames, " + blob.size + " bytes, " + blob.type + ", starts " + head);
+      };
+      reader.readAsArrayBuffer(blob.slice(0, 4));
+    });
+    var recorded = 0;
+    if (why) { console.error("joco-view record: " + why); return; }
+    recorder.onframe = function () { if (++recorded === n) recorder.stop(); };
   }
 
   // ---- user interface ---------------------------------------------------------------------------
@@ -713,11 +857,19 @@
   state.com = false;
   state.joints = false;
   state.shadows = false;
+  state.fog = hash.fog === "1";
+
+  // A trajectory's name in the choosers: a file's root group ("/") by the file's name.
+  function trajectoryLabel(t) {
+    if (t.name !== "/") return t.name;
+    var file = (t.source || "").replace(/:\/$/, "").split(/[\\/]/).pop();
+    return file || "trajectory";
+  }
 
   function buildUi() {
     $("joco-title").textContent = R.title || M.name;
     var sel = $("joco-rollout");
-    R.trajectories.forEach(function (t, k) { var o = document.createElement("option"); o.value = k; o.textContent = t.name + " (" + t.nframes + " frames)"; sel.appendChild(o); });
+    R.trajectories.forEach(function (t, k) { var o = document.createElement("option"); o.value = k; o.textContent = trajectoryLabel(t) + " (" + t.nframes + " frames)"; sel.appendChild(o); });
     sel.addEventListener("change", function () { setTrajectory(+sel.value); });
     var ov = $("joco-overlay");
     if (R.trajectories.length < 2) $("joco-overlay-box").hidden = true;
@@ -725,7 +877,7 @@
       var l = document.createElement("label"), cb = document.createElement("input");
       cb.type = "checkbox";
       cb.addEventListener("change", function () { state.overlays[k] = cb.checked; if (cb.checked) ghostOf(k); setVisibility(); applyFrame(); });
-      l.appendChild(cb); l.appendChild(document.createTextNode(t.name));
+      l.appendChild(cb); l.appendChild(document.createTextNode(trajectoryLabel(t)));
       ov.appendChild(l);
     });
     var cam = $("joco-camera");
@@ -742,7 +894,7 @@
       l.appendChild(cb); l.appendChild(document.createTextNode(String(g)));
       groupsBox.appendChild(l);
     });
-    [["joco-show-sites", "sites"], ["joco-show-contacts", "contacts"], ["joco-show-com", "com"], ["joco-show-joints", "joints"], ["joco-show-shadows", "shadows"]].forEach(function (p) {
+    [["joco-show-sites", "sites"], ["joco-show-contacts", "contacts"], ["joco-show-com", "com"], ["joco-show-joints", "joints"], ["joco-show-shadows", "shadows"], ["joco-show-fog", "fog"]].forEach(function (p) {
       var cb = $(p[0]);
       cb.checked = state[p[1]];
       cb.addEventListener("change", function () { state[p[1]] = cb.checked; setVisibility(); });
@@ -785,6 +937,7 @@
     if (needsRender || state.playing) {
       renderer.render(scene, camera);
       needsRender = false;
+      if (recorder && recorder.onframe && recorder.state === "recording") recorder.onframe();
     }
     if (measure && measure.start) { measure.update += t1 - t0; measure.render += performance.now() - t1; }
     // #fps=S: plays S seconds after a 1 s warm-up and logs the frames per second it drew.
@@ -820,6 +973,7 @@
     console.log("joco-view ready: frame " + state.frame + " of " + traj(state.k).name + " at t=" + state.time.toFixed(4));
     if (measure) { measure.began = performance.now(); setPlaying(true); }
     if (hash.selftest) selftest();
+    if (hash.record) recordFrames(Math.max(1, parseInt(hash.record, 10) || 30));
     requestAnimationFrame(tick);
   }
   ready();
@@ -834,7 +988,7 @@
     (M.cameras || []).forEach(function (c, i) { add("camera " + i, function () { setCamera(c.name || String(i)); setFrame(state.frame + 1); }); });
     if (M.nbody > 1) add("track", function () { setCamera("track:" + (M.bodies[1].name || 1)); setFrame(state.frame + 1); });
     add("free", function () { setCamera("free"); });
-    ["sites", "contacts", "com", "joints", "shadows"].forEach(function (o) { add(o, function () { state[o] = true; setVisibility(); }); });
+    ["sites", "contacts", "com", "joints", "shadows", "fog"].forEach(function (o) { add(o, function () { state[o] = true; setVisibility(); }); });
     add("groups", function () { state.groups = { 0: true, 1: true, 2: true, 3: true, 4: true, 5: true }; setVisibility(); });
     R.trajectories.forEach(function (t, k) { if (k !== state.k) add("overlay " + k, function () { state.overlays[k] = true; ghostOf(k); setVisibility(); applyFrame(); }); });
     if (!still) plotSets().forEach(function (p) { add("plot " + p.name, function () { addPlot(p.name); }); });
@@ -846,6 +1000,7 @@
       if (n === steps.length) {
         setPlaying(false);  // idle again: a headless run's remaining virtual time costs nothing
         state.shadows = false;
+  state.fog = hash.fog === "1";
         setVisibility();
         console.log("joco-view selftest: ok, " + n + " steps");
         return;
