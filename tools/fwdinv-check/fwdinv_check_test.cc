@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -505,11 +506,30 @@ TEST(JocoFwdinvCheck, ReportsListTheWorstRowsUnlessAskedForAll) {
   EXPECT_EQ(listed(all_xml), failing);
 }
 
-TEST(JocoFwdinvCheck, HelpNamesTheReportOptions) {
+// --help names the report options and how several models' exit codes combine, and the man page
+// describes every option of the tool's own that --help lists (not those every tool has).
+TEST(JocoFwdinvCheck, HelpAndManPageNameEveryOption) {
   const auto r = test::run("joco-fwdinv-check --help");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* text : {"--worst", "--all-rows", "worst of", "Exit codes"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+  const std::string man = read_text(std::string(JOCO_TESTDATA_DIR) + "/../man/joco-fwdinv-check.1");
+  std::istringstream lines(r.out);
+  size_t options = 0;
+  for (std::string line; std::getline(lines, line);) {
+    // An option's line: "  -o,--output TEXT  ..." or "  --worst INT ...".
+    const size_t first = line.find_first_not_of(' ');
+    const size_t at = line.find("--");
+    if (first == std::string::npos || line[first] != '-' || at == std::string::npos) continue;
+    const std::string option = line.substr(at, line.find_first_of(" ,", at) - at);
+    if (option == "--help" || option == "--version" || option == "--verbose" || option == "--quiet")
+      continue;
+    std::string roff;
+    for (char ch : option) roff += ch == '-' ? std::string("\\-") : std::string(1, ch);
+    EXPECT_NE(man.find(roff), std::string::npos) << option;
+    ++options;
+  }
+  EXPECT_EQ(options, 15u);
 }
 
 // States from a trajectory file: the rollout joco-simulate writes gives the numbers of the tool's
