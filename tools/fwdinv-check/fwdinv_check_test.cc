@@ -594,13 +594,24 @@ TEST(JocoFwdinvCheck, UsageErrorsExitTwo) {
   EXPECT_EQ(test::run("joco-fwdinv-check nosuchmodel.xml").exit_code, 3);
 }
 
+// The models of testdata whose default rollout (500 steps) diverges, as it does in MuJoCo 2.2.2
+// (mujoco-testspeed MODEL 500 warns of a bad QACC or QPOS at the same time): the check fails them
+// for the divergence alone.
+bool diverges(const std::string& m) {
+  return m == "forward/diverging.xml"            // written to diverge, at step 447 (4.47 s)
+         || m == "smooth/kinematic_chains.xml";  // undamped chains, bad qacc at 0.216 s
+}
+
 // Every model in testdata (test::all_testdata_models()) passes at its own solver settings along the
-// default rollout.
+// default rollout: no row over a threshold, and no divergence but where MuJoCo's rollout diverges.
 class EveryModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryModel, PassesAtItsOwnSettings) {
-  const auto r = test::run("joco-fwdinv-check " + model(GetParam()));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto r = test::run("joco-fwdinv-check " + model(GetParam()) + " --report json -q");
+  EXPECT_EQ(r.exit_code, diverges(GetParam()) ? 1 : 0) << r.err;
+  const Json c = parse_json(r.out)["cases"].array.at(0);
+  EXPECT_EQ(c["rows_failing"].number, 0);
+  EXPECT_EQ(c["divergence"].kind, diverges(GetParam()) ? Json::kObject : Json::kNull);
 }
 
 INSTANTIATE_TEST_SUITE_P(LongSweep, EveryModel, ::testing::ValuesIn(test::all_testdata_models()),
