@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -285,10 +286,16 @@ TEST(JocoFwdinvCheck, ModelsThatCannotBeLoadedAreErrorCases) {
   const std::string& dir = temp.path();
   const std::string crank = model("mujoco/model/slider_crank/slider_crank.xml"),
                     rig = model("inverse/rig.xml"), missing = dir + "/missing.xml",
-                    unclosed = model("fwdinv/unclosed.xml"),
+                    truncated = dir + "/truncated.xml",
                     bad_jmb = model("fuzz/jmb/negative_inertia.jmb");
-  const std::vector<std::string> files = {crank, missing, unclosed, bad_jmb, rig};
-  std::vector<std::string> messages = {"", loader_message(missing), loader_message(unclosed),
+  // The first half of a good model: XML that is not well-formed.
+  const std::string crank_text = read_text(crank);
+  {
+    std::ofstream out(truncated, std::ios::binary);
+    out << crank_text.substr(0, crank_text.size() / 2);
+  }
+  const std::vector<std::string> files = {crank, missing, truncated, bad_jmb, rig};
+  std::vector<std::string> messages = {"", loader_message(missing), loader_message(truncated),
                                        loader_message(bad_jmb), ""};
   std::string command = "joco-fwdinv-check --steps 10";
   for (const std::string& f : files) command += " " + f;
