@@ -34,6 +34,13 @@ TEST(Completion, OffersAnOptionsChoices) {
   EXPECT_EQ(complete("joco-compile model.xml --print \"\""), "json text");
 }
 
+// joco-fwdinv-check's report options: the format's choices, and how many rows it lists.
+TEST(Completion, OffersTheFwdinvReportOptions) {
+  EXPECT_EQ(complete("joco-fwdinv-check model.xml --report \"\""), "json junit");
+  EXPECT_EQ(complete("joco-fwdinv-check model.xml --wor"), "--worst");
+  EXPECT_EQ(complete("joco-fwdinv-check model.xml --all"), "--all-rows");
+}
+
 TEST(Completion, OffersFileNamesOtherwise) {
   TempDir dir;
   run("touch '" + dir.path() + "/walker.xml' '" + dir.path() + "/walk.h5'");

@@ -97,14 +97,15 @@ std::string xml_escape(std::string_view text) {
 }
 
 std::string junit_report(const std::string& suite, const std::vector<JUnitCase>& cases) {
-  int failures = 0;
+  int failures = 0, errors = 0;
   double seconds = 0;
   for (const JUnitCase& c : cases) {
     failures += c.failure ? 1 : 0;
+    errors += c.error ? 1 : 0;
     seconds += c.seconds;
   }
   const std::string counts =
-      fmt::format("tests=\"{}\" failures=\"{}\" errors=\"0\"", cases.size(), failures);
+      fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"", cases.size(), failures, errors);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += fmt::format("<testsuites name=\"{}\" {} time=\"{:.3f}\">\n", xml_escape(suite), counts,
                    seconds);
@@ -113,11 +114,13 @@ std::string junit_report(const std::string& suite, const std::vector<JUnitCase>&
   for (const JUnitCase& c : cases) {
     x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" time=\"{:.3f}\">\n",
                      xml_escape(c.classname), xml_escape(c.name), xml_escape(c.file), c.seconds);
-    if (c.failure) {
-      x += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
-                       xml_escape(c.failure->message), xml_escape(c.failure->type),
-                       xml_escape(c.failure->text));
-    }
+    const auto outcome = [&](const char* element, const std::optional<JUnitCase::Failure>& f) {
+      if (!f) return;
+      x += fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element,
+                       xml_escape(f->message), xml_escape(f->type), xml_escape(f->text));
+    };
+    outcome("error", c.error);
+    outcome("failure", c.failure);
     x += "      <system-out>" + xml_escape(c.system_out) + "</system-out>\n    </testcase>\n";
   }
   x += "  </testsuite>\n</testsuites>\n";

@@ -73,12 +73,13 @@ struct JUnitCase {
   struct Failure {
     std::string message, type, text;
   };
-  std::optional<Failure> failure;
+  std::optional<Failure> failure;  // the check ran and failed
   std::string system_out;
+  std::optional<Failure> error;  // the check could not run (written as <error>, not <failure>)
 };
 
 // A JUnit XML report: one <testsuites> holding one <testsuite> named `suite` with the cases, their
-// failures counted and their times summed (seconds with three decimals).
+// failures and errors counted and their times summed (seconds with three decimals).
 std::string junit_report(const std::string& suite, const std::vector<JUnitCase>& cases);
 
 }  // namespace joco::tools

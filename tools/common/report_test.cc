@@ -95,5 +95,31 @@ TEST(JUnitReport, CountsFailuresAndSumsTimes) {
       "</testsuites>\n");
 }
 
+// A case that could not run is an <error>, counted in errors (which were written as 0 whatever
+// the cases), apart from the failures.
+TEST(JUnitReport, CountsErrorsApartFromFailures) {
+  JUnitCase pass{"suite.a", "a", "a.xml", 0.5, std::nullopt, "", std::nullopt};
+  JUnitCase fail{"suite.b", "b",         "b.xml", 0, JUnitCase::Failure{"over", "threshold", ""},
+                 "",        std::nullopt};
+  JUnitCase error{"suite.c",
+                  "c",
+                  "c.xml",
+                  0,
+                  std::nullopt,
+                  "",
+                  JUnitCase::Failure{"c.xml: cannot open", "bad input", "c.xml: cannot open"}};
+  const std::string x = junit_report("suite", {pass, fail, error, error});
+  const std::string counts = "tests=\"4\" failures=\"1\" errors=\"2\"";
+  EXPECT_NE(x.find("<testsuites name=\"suite\" " + counts + " time=\"0.500\">"), std::string::npos)
+      << x;
+  EXPECT_NE(x.find("<testsuite name=\"suite\" " + counts + " skipped=\"0\""), std::string::npos)
+      << x;
+  EXPECT_NE(x.find("      <error message=\"c.xml: cannot open\" type=\"bad input\">c.xml: cannot "
+                   "open</error>\n"
+                   "      <system-out></system-out>\n"),
+            std::string::npos)
+      << x;
+}
+
 }  // namespace
 }  // namespace joco::tools
