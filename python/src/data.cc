@@ -1,6 +1,8 @@
 // joco.Data: every array of the Data table as a writable NumPy view (no copies, as MuJoCo's
 // bindings make them), the contacts as a structured view, time and the counts of the current step.
 // A Data keeps its Model alive.
+#include <pybind11/stl.h>
+
 #include <cstddef>
 
 #include "bindings.h"

@@ -16,7 +16,10 @@ namespace {
 // The leading (batch) dimension of an input that may omit it: B, or 0 when absent.
 int64_t batch_of(py::handle a, int full_rank) {
   const auto arr = py::array::ensure(a);
-  if (!arr) throw InputError("not an array");
+  if (!arr) {
+    PyErr_Clear();
+    throw InputError("not an array");
+  }
   return arr.ndim() == full_rank ? arr.shape(0) : 0;
 }
 
@@ -27,6 +30,10 @@ py::tuple rollout(const ModelPtr& mp, py::handle initial_state, py::handle ctrl,
   const int nstate = state_size(m, mask);
   const int64_t b_init = batch_of(initial_state, 2), b_ctrl = batch_of(ctrl, 3);
   const auto ctrl_arr = py::array::ensure(ctrl);
+  if (!ctrl_arr) {
+    PyErr_Clear();
+    throw InputError("ctrl: not an array");
+  }
   if (ctrl_arr.ndim() != 2 && ctrl_arr.ndim() != 3) {
     throw InputError("ctrl: " + std::to_string(ctrl_arr.ndim()) +
                      " dimensions, expected [B, T, nu] or [T, nu]");

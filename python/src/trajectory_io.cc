@@ -54,13 +54,14 @@ void write_group(tools::TrajectoryWriter& w, const Model& m, const py::dict& arr
                  const std::string& where) {
   if (!arrays.contains("qpos"))
     throw InputError(where + ": no qpos (it counts a trajectory's rows)");
-  const int64_t rows = py::array::ensure(arrays["qpos"]).ndim() > 0
-                           ? py::array::ensure(arrays["qpos"]).shape(0)
-                           : -1;
+  const py::array qpos = py::array::ensure(arrays["qpos"]);
+  if (!qpos) PyErr_Clear();
+  const int64_t rows = qpos && qpos.ndim() > 0 ? qpos.shape(0) : -1;
   for (const auto& [key, value] : arrays) {
     const std::string name = py::str(key);
     const std::string what = where + name;
     const py::array any = py::array::ensure(value);
+    if (!any) PyErr_Clear();
     if (!any || any.ndim() == 0) throw InputError(what + ": not an array with rows");
     if (const auto f = tools::field_by_name(name)) {
       std::vector<int64_t> shape{rows};
