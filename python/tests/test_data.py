@@ -14,7 +14,7 @@ def test_every_data_array_is_a_view():
     d = joco.Data(m)
     for name in joco.Data.array_names:
         a = getattr(d, name)
-        assert a.flags.writeable and np.shares_memory(a, getattr(d, name)), name
+        assert a.flags.writeable and (a.size == 0 or np.shares_memory(a, getattr(d, name))), name
     d.qpos[2] = 5.0
     joco.forward(m, d)
     assert d.xpos[1, 2] == pytest.approx(5.0)  # the torso follows the root's height
