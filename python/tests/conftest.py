@@ -14,11 +14,17 @@ CARTPOLE = TESTDATA / "python" / "cartpole.xml"
 HUMANOID = TESTDATA / "mujoco" / "model" / "humanoid" / "humanoid.xml"
 TOUCH = TESTDATA / "sensor" / "touch.xml"  # contacts from the first step, sensors, no actuators
 
-try:
-    import joco  # noqa: F401
-except ImportError as e:  # not built (JOCO_PYTHON off) or not on PYTHONPATH
-    pytest.skip(f"the joco module is not importable ({e}); build it with -DJOCO_PYTHON=ON and "
-                "set PYTHONPATH=build/python", allow_module_level=True)
+
+
+def import_joco():
+    """The module, or the calling test file skipped with the reason (not built: JOCO_PYTHON off, or
+    not on PYTHONPATH)."""
+    try:
+        import joco
+        return joco
+    except ImportError as e:
+        pytest.skip(f"the joco module is not importable ({e}); build it with -DJOCO_PYTHON=ON and "
+                    "set PYTHONPATH=build/python", allow_module_level=True)
 
 
 def tool(name, *args, check=True):

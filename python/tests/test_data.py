@@ -5,8 +5,9 @@ import h5py
 import numpy as np
 import pytest
 
-import joco
-from conftest import CARTPOLE, HUMANOID, TOUCH, tool
+from conftest import CARTPOLE, HUMANOID, TOUCH, tool, import_joco
+
+joco = import_joco()
 
 
 def test_every_data_array_is_a_view():

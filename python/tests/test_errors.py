@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
-import joco
-from conftest import CARTPOLE, HUMANOID
+from conftest import CARTPOLE, HUMANOID, import_joco
+
+joco = import_joco()
 
 
 @pytest.fixture

@@ -3,7 +3,9 @@ import os
 import subprocess
 import sys
 
-from conftest import SOURCE_DIR
+from conftest import SOURCE_DIR, import_joco
+
+joco = import_joco()
 
 
 def run(script, *args):

@@ -4,8 +4,9 @@ import json
 import numpy as np
 import pytest
 
-import joco
-from conftest import CARTPOLE, HUMANOID, TESTDATA, tool
+from conftest import CARTPOLE, HUMANOID, TESTDATA, tool, import_joco
+
+joco = import_joco()
 
 MODELS = [CARTPOLE, HUMANOID, TESTDATA / "urdf" / "ur5" / "ur5_robot.urdf"]
 

@@ -3,8 +3,9 @@ import h5py
 import numpy as np
 import pytest
 
-import joco
-from conftest import CARTPOLE, HUMANOID, TOUCH, tool
+from conftest import CARTPOLE, HUMANOID, TOUCH, tool, import_joco
+
+joco = import_joco()
 
 
 def simulate_batch(tmp_path, path, m, init, ctrl):

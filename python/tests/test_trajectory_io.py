@@ -3,8 +3,9 @@ import h5py
 import numpy as np
 import pytest
 
-import joco
-from conftest import CARTPOLE, tool
+from conftest import CARTPOLE, tool, import_joco
+
+joco = import_joco()
 
 
 def test_tools_read_what_python_writes_and_back(tmp_path):
