@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/rollout_steps.h"
 #include "joco/error.h"
 #include "joco/forward.h"
 
@@ -43,39 +44,44 @@ RolloutStats rollout(const Model& m, Data& d, const Options& o, const InitialSta
   // --every the next one written.
   std::vector<double> reset_rows;
   const int64_t last_row = steps / o.every;
-  for (int64_t t = 0; t <= steps; ++t) {
-    controls.apply(m, d, static_cast<size_t>(t));
-    const int resets_before = resets(d);
-    const double time_before = d.time;  // the reset sets d.time back to the initial state's
-    before.save(m, d);
-    step1(m, d);
-    if (resets(d) > resets_before) {
-      if (o.strict) {
-        throw RuntimeError(
-            fmt::format("the simulation diverged at step {} (time {:g} s); --strict stops here", t,
-                        time_before));
-      }
-      // A divergence check reset d: forward ran from the model's initial state.
-      before.save(m, Data(m));
-      const int64_t r = (t + o.every - 1) / o.every;
-      if (r <= last_row && (reset_rows.empty() || reset_rows.back() != static_cast<double>(r))) {
-        reset_rows.push_back(static_cast<double>(r));
-      }
-    }
-    if (t % o.every == 0) {
-      record.append_row(d, before, w, row);
-      if (o.contacts) {
-        for (int i = 0; i < d.ncon; ++i) {
-          const ContactRecord c = contact_record(m, d, i, t / o.every);
-          w.append_contacts({&c, 1});
+  int resets_before = 0;
+  double time_before = 0;
+  rollout_steps(
+      m, d, steps,
+      [&](int64_t t) {
+        controls.apply(m, d, static_cast<size_t>(t));
+        resets_before = resets(d);
+        time_before = d.time;  // the reset sets d.time back to the initial state's
+        before.save(m, d);
+      },
+      [&](int64_t t) {
+        if (resets(d) > resets_before) {
+          if (o.strict) {
+            throw RuntimeError(
+                fmt::format("the simulation diverged at step {} (time {:g} s); --strict stops here",
+                            t, time_before));
+          }
+          // A divergence check reset d: forward ran from the model's initial state.
+          before.save(m, Data(m));
+          const int64_t r = (t + o.every - 1) / o.every;
+          if (r <= last_row &&
+              (reset_rows.empty() || reset_rows.back() != static_cast<double>(r))) {
+            reset_rows.push_back(static_cast<double>(r));
+          }
         }
-      }
-    }
-    stats.contacts += d.ncon;
-    ++stats.rows;
-    if (t < steps) step2(m, d);
-    if (progress) progress->advance();
-  }
+        if (t % o.every == 0) {
+          record.append_row(d, before, w, row);
+          if (o.contacts) {
+            for (int i = 0; i < d.ncon; ++i) {
+              const ContactRecord c = contact_record(m, d, i, t / o.every);
+              w.append_contacts({&c, 1});
+            }
+          }
+        }
+        stats.contacts += d.ncon;
+        ++stats.rows;
+        if (progress) progress->advance();
+      });
   if (!reset_rows.empty()) w.set_attribute("resets", reset_rows);
   stats.warnings = warnings(d);
   return stats;
