@@ -104,23 +104,27 @@ struct ProjectorAvx {
 #undef JOCO_AVX
 
 // Steepest ascent from graph vertex cur (projection best_dot): to the first neighbour of largest
-// projection while that exceeds the current vertex's. Returns the end. (The AVX instance is
-// compiled for AVX as a whole, so that its projector inlines.)
+// projection while that exceeds the current vertex's. Returns the end; *strict tells whether all
+// its neighbours project below it (no tie). (The AVX instance is compiled for AVX as a whole, so
+// that its projector inlines.)
 #define JOCO_CLIMB(P)                                        \
   for (const P p(dir);;) {                                   \
     const int begin = g.edgeadr[cur];                        \
     const double top = p.largest(g, begin, g.edge_end(cur)); \
-    if (!(top > best_dot)) return cur;                       \
+    if (!(top > best_dot)) {                                 \
+      *strict = top < best_dot;                              \
+      return cur;                                            \
+    }                                                        \
     best_dot = top;                                          \
     cur = g.edges[p.first_equal(g, begin, top)];             \
   }
 
-int climb_sse2(const HullGraph& g, const double* dir, int cur, double best_dot) {
+int climb_sse2(const HullGraph& g, const double* dir, int cur, double best_dot, bool* strict) {
   JOCO_CLIMB(Projector)
 }
 
 __attribute__((target("avx"))) int climb_avx(const HullGraph& g, const double* dir, int cur,
-                                             double best_dot) {
+                                             double best_dot, bool* strict) {
   JOCO_CLIMB(ProjectorAvx)
 }
 #undef JOCO_CLIMB
@@ -134,7 +138,8 @@ const int kClimbWidth = detect_climb_width();
 
 // mesh_support_vertex (convex.h), inlined into the support function; the neighbours' positions
 // come in a row from mesh_graphvert.
-inline int support_vertex(const Model& m, int mesh, const double* dir, int* last, int width) {
+__attribute__((always_inline)) inline int support_vertex(const Model& m, int mesh,
+                                                         const double* dir, int* last, int width) {
   const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
   HullGraph g;
   if (!hull_graph(m, mesh, &g)) {
@@ -156,11 +161,20 @@ inline int support_vertex(const Model& m, int mesh, const double* dir, int* last
   constexpr double kFinite = 1e30;
   const bool finite =
       std::abs(dir[0]) <= kFinite && std::abs(dir[1]) <= kFinite && std::abs(dir[2]) <= kFinite;
+  // A climb from where the last one ended (*last, when a graph vertex), usually next to this one's
+  // end. On the convex hull a vertex projecting strictly above all its neighbours is the one vertex
+  // of largest projection, where the climb from vertex 0 ends too; a tie at the end (a face or edge
+  // square to dir, where the start decides the vertex) climbs again from vertex 0.
+  const int start = last && *last > 0 && *last < g.nvert ? *last : 0;
+  const double start_dot = start ? vertex_dot(vert + 3 * g.globalid[start], dir) : best_dot;
+  bool strict = false;
   if (finite && width >= 4) {
-    cur = climb_avx(g, dir, cur, best_dot);
+    if (start) cur = climb_avx(g, dir, start, start_dot, &strict);
+    if (!strict) cur = climb_avx(g, dir, 0, best_dot, &strict);
   } else if (finite && width >= 2) {
-    cur = climb_sse2(g, dir, cur, best_dot);
-  } else {  // the same climb, one neighbour at a time
+    if (start) cur = climb_sse2(g, dir, start, start_dot, &strict);
+    if (!strict) cur = climb_sse2(g, dir, 0, best_dot, &strict);
+  } else {  // the same climb from vertex 0, one neighbour at a time
     for (int next = cur;; cur = next) {
       for (int e = g.edgeadr[cur]; e < g.edge_end(cur); ++e) {
         const double v = g.x[e] * dir[0] + g.y[e] * dir[1] + g.z[e] * dir[2];

@@ -17,7 +17,7 @@ struct ConvexObject {
   double margin = 0;   // every support point is pushed out by margin / 2 along the direction
   double pos[3] = {};  // frame in use
   double mat[9] = {};
-  mutable int vertex = -1;  // mesh hill climbing: where the last search ended (graph index)
+  mutable int vertex = -1;  // mesh hill climbing: where the last search ended, the next starts
   // Support points libccd may still ask for in this MPR call (mpr_penetration sets it). libccd's
   // portal discovery and refinement loop until a geometric test succeeds, with no iteration cap:
   // on absurd geometry (sizes of 9e43) they never end. Past the budget the support point is NaN,
@@ -43,6 +43,8 @@ void support_point(const ConvexObject& obj, const double dir[3], double out[3]);
 // Index (into mesh's vertices) of the support vertex in local direction dir, MuJoCo 2.2.2's: by
 // steepest ascent over the hull graph from its vertex 0 (the end, a graph index, left in *last when
 // given), or the first of all vertices with the largest projection for a mesh without a graph.
+// A graph vertex in *last (the previous search's end) starts the climb there instead, with the
+// same end: kept unless it ties with a neighbour, when the climb from vertex 0 decides.
 // width picks the climb's vector path: -1 the widest this processor runs (mesh_climb_width()),
 // 4 AVX (only where it runs), 2 SSE2, 1 scalar; all give the same vertex.
 int mesh_support_vertex(const Model& m, int mesh, const double dir[3], int* last, int width = -1);

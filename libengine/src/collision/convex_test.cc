@@ -11,6 +11,7 @@
 
 #include "joco/forward.h"
 #include "joco/mjcf.h"
+#include "model/mesh_graph.h"
 #include "support/test_support.h"
 
 namespace joco {
@@ -178,6 +179,56 @@ TEST(MprSupportBudget, HugeGeomsEnd) {
     EXPECT_EQ(steps, 20);
     for (int i = 0; i < m.nq; ++i) EXPECT_TRUE(std::isfinite(d.qpos[i])) << type << " " << i;
   }
+}
+
+// A climb started where an earlier one ended (the hint in *last) ends at the vertex the climb from
+// vertex 0 finds, for every start, ties included: from the previous direction's end (MPR's pattern:
+// the next direction is near the last) and from every graph vertex.
+TEST(MeshSupportVertex, WarmStartEndsWhereTheClimbFromVertexZeroEnds) {
+  std::string xml = "<mujoco><asset>";
+  const char* const files[] = {"base",   "shoulder", "upperarm", "forearm",
+                               "wrist1", "wrist2",   "wrist3"};
+  for (const char* f : files) xml += std::string("<mesh file='") + f + ".stl'/>";
+  xml += "</asset><worldbody>";
+  for (const char* f : files) xml += std::string("<geom type='mesh' mesh='") + f + "'/>";
+  xml += "</worldbody></mujoco>";
+  const Model m = compile_mjcf(xml, "<convex_test>", test::testdata("urdf/ur5"));
+  ASSERT_EQ(m.nmesh, 7);
+  std::vector<int> widths = {1, 2};
+  if (narrow::mesh_climb_width() == 4) widths.push_back(4);
+  std::mt19937 rng(16);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  int compared = 0, warm = 0;
+  for (int mesh = 0; mesh < m.nmesh; ++mesh) {
+    HullGraph g;
+    ASSERT_TRUE(hull_graph(m, mesh, &g));
+    int previous = -1;
+    for (int trial = 0; trial < 600; ++trial) {
+      double dir[3] = {unit(rng), unit(rng), unit(rng)};
+      if (trial < 27) {  // the axes and diagonals, where faces tie
+        dir[0] = trial % 3 - 1;
+        dir[1] = trial / 3 % 3 - 1;
+        dir[2] = trial / 9 - 1;
+      } else if (trial % 4 == 0) {  // rounded to a coarse grid: more ties
+        for (double& c : dir) c = std::round(4 * c) / 4;
+      }
+      int end0 = -1;
+      const int ref = narrow::mesh_support_vertex(m, mesh, dir, &end0, 1);
+      for (int w : widths) {
+        for (int start = -1; start < g.nvert; ++start) {
+          int last = start < 0 ? previous : start;
+          warm += last > 0;
+          ASSERT_EQ(narrow::mesh_support_vertex(m, mesh, dir, &last, w), ref)
+              << "mesh " << mesh << " width " << w << " trial " << trial << " start " << start;
+          EXPECT_EQ(last, end0);
+          ++compared;
+        }
+      }
+      previous = end0;
+    }
+  }
+  EXPECT_GT(compared, 7 * 600 * static_cast<int>(widths.size()));
+  EXPECT_GT(warm, compared / 2);
 }
 
 }  // namespace
