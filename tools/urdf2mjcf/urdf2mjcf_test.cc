@@ -266,14 +266,15 @@ std::array<double, 6> bounding_box(const std::vector<std::array<double, 3>>& v) 
 TEST(JocoUrdf2mjcf, DefaultOutputsUnchangedByTheNewOptions) {
   // Written by the converter before --floor, --exclude-self-contacts and --convert-meshes.
   const std::pair<const char*, const char*> cases[] = {
-      {"r2d2", "r2d2.urdf > ../expected/r2d2.xml"},
-      {"minitaur_primitive", "quadruped.urdf > ../expected/quadruped.xml"},
+      {"r2d2", "r2d2.urdf > ../expected/r2d2.xml.expected"},
+      {"minitaur_primitive", "quadruped.urdf > ../expected/quadruped.xml.expected"},
       {"solo12",
        "solo12.urdf --floating --actuators position > "
-       "../expected/solo12_floating_position.xml"},
-      {"panda", "panda.urdf --no-visual > ../expected/panda_no_visual.xml"},
+       "../expected/solo12_floating_position.xml.expected"},
+      {"panda", "panda.urdf --no-visual > ../expected/panda_no_visual.xml.expected"},
       {"ur5",
-       "ur5_robot.urdf --no-visual --actuators motor > ../expected/ur5_no_visual_motor.xml"}};
+       "ur5_robot.urdf --no-visual --actuators motor > "
+       "../expected/ur5_no_visual_motor.xml.expected"}};
   for (const auto& [folder, command] : cases) {
     std::string args = command;
     const std::string expected = args.substr(args.find("> ") + 2);
