@@ -10,28 +10,19 @@
 #include "common/model_input.h"
 #include "joco/error.h"
 #include "joco/jmb.h"
+#include "joco/keywords.h"
 
 namespace joco::python {
 
 namespace {
 
-// MuJoCo's object type names (mjtObj without mjOBJ_, lower case), in ObjType order.
-constexpr std::pair<const char*, ObjType> kObjectTypes[] = {
-    {"body", kObjBody},         {"xbody", kObjXBody},     {"joint", kObjJoint},
-    {"dof", kObjDof},           {"geom", kObjGeom},       {"site", kObjSite},
-    {"camera", kObjCamera},     {"light", kObjLight},     {"mesh", kObjMesh},
-    {"skin", kObjSkin},         {"hfield", kObjHfield},   {"texture", kObjTexture},
-    {"material", kObjMaterial}, {"pair", kObjPair},       {"exclude", kObjExclude},
-    {"equality", kObjEquality}, {"tendon", kObjTendon},   {"actuator", kObjActuator},
-    {"sensor", kObjSensor},     {"numeric", kObjNumeric}, {"text", kObjText},
-    {"tuple", kObjTuple},       {"key", kObjKey}};
-
 ObjType object_type(const std::string& name) {
-  for (const auto& [n, type] : kObjectTypes) {
-    if (name == n) return type;
+  for (const auto& [n, type] : object_type_keywords()) {
+    if (name == n) return static_cast<ObjType>(type);
   }
   std::string known;
-  for (const auto& [n, type] : kObjectTypes) known += std::string(known.empty() ? "" : ", ") + n;
+  for (const auto& [n, type] : object_type_keywords())
+    known += std::string(known.empty() ? "" : ", ") + n;
   throw InputError("unknown object type '" + name + "' (one of: " + known + ")");
 }
 

@@ -68,10 +68,8 @@ TEST(BoxesApart, NeverSkipsAPairMprFindsInContact) {
   EXPECT_GT(near_miss, 100);
 }
 
-// The hill climb's vector paths (AVX where this processor runs it, SSE2, scalar) end at the same
-// vertex for every direction, ties included (axis directions against the flat faces of CAD meshes),
-// and that vertex has the largest projection of all the mesh's vertices.
-TEST(MeshSupportVertex, VectorPathsAgree) {
+// The seven UR5 meshes (CAD meshes with flat faces: ties along axis directions), one geom each.
+Model ur5_meshes() {
   std::string xml = "<mujoco><asset>";
   const char* const files[] = {"base",   "shoulder", "upperarm", "forearm",
                                "wrist1", "wrist2",   "wrist3"};
@@ -79,10 +77,23 @@ TEST(MeshSupportVertex, VectorPathsAgree) {
   xml += "</asset><worldbody>";
   for (const char* f : files) xml += std::string("<geom type='mesh' mesh='") + f + "'/>";
   xml += "</worldbody></mujoco>";
-  const Model m = compile_mjcf(xml, "<convex_test>", test::testdata("urdf/ur5"));
-  ASSERT_EQ(m.nmesh, 7);
+  return compile_mjcf(xml, "<convex_test>", test::testdata("urdf/ur5"));
+}
+
+// The hill climb's vector widths this processor runs: scalar, SSE2 and, where it runs, AVX.
+std::vector<int> climb_widths() {
   std::vector<int> widths = {1, 2};
   if (narrow::mesh_climb_width() == 4) widths.push_back(4);
+  return widths;
+}
+
+// The hill climb's vector paths (AVX where this processor runs it, SSE2, scalar) end at the same
+// vertex for every direction, ties included (axis directions against the flat faces of CAD meshes),
+// and that vertex has the largest projection of all the mesh's vertices.
+TEST(MeshSupportVertex, VectorPathsAgree) {
+  const Model m = ur5_meshes();
+  ASSERT_EQ(m.nmesh, 7);
+  const std::vector<int> widths = climb_widths();
   std::mt19937 rng(15);
   std::uniform_real_distribution<double> unit(-1, 1);
   int compared = 0;
@@ -185,17 +196,9 @@ TEST(MprSupportBudget, HugeGeomsEnd) {
 // vertex 0 finds, for every start, ties included: from the previous direction's end (MPR's pattern:
 // the next direction is near the last) and from every graph vertex.
 TEST(MeshSupportVertex, WarmStartEndsWhereTheClimbFromVertexZeroEnds) {
-  std::string xml = "<mujoco><asset>";
-  const char* const files[] = {"base",   "shoulder", "upperarm", "forearm",
-                               "wrist1", "wrist2",   "wrist3"};
-  for (const char* f : files) xml += std::string("<mesh file='") + f + ".stl'/>";
-  xml += "</asset><worldbody>";
-  for (const char* f : files) xml += std::string("<geom type='mesh' mesh='") + f + "'/>";
-  xml += "</worldbody></mujoco>";
-  const Model m = compile_mjcf(xml, "<convex_test>", test::testdata("urdf/ur5"));
+  const Model m = ur5_meshes();
   ASSERT_EQ(m.nmesh, 7);
-  std::vector<int> widths = {1, 2};
-  if (narrow::mesh_climb_width() == 4) widths.push_back(4);
+  const std::vector<int> widths = climb_widths();
   std::mt19937 rng(16);
   std::uniform_real_distribution<double> unit(-1, 1);
   int compared = 0, warm = 0;

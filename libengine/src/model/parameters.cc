@@ -10,7 +10,7 @@
 #include "compiler/set_const.h"
 #include "joco/error.h"
 #include "joco/validate.h"
-#include "model/option_keywords.h"
+#include "joco/keywords.h"
 
 namespace joco {
 

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "joco/error.h"
-#include "model/option_keywords.h"
+#include "joco/keywords.h"
 #include "xml/attributes.h"
 #include "xml/composite.h"
 #include "xml/schema.h"
@@ -769,16 +769,7 @@ class Reader {
   // Any named object type (custom tuples, user sensors).
   static void read_object_type(const AttributeReader& a, const char* attribute, int& out,
                                bool required) {
-    static const Keywords types = {
-        {"body", kObjBody},         {"xbody", kObjXBody},     {"joint", kObjJoint},
-        {"dof", kObjDof},           {"geom", kObjGeom},       {"site", kObjSite},
-        {"camera", kObjCamera},     {"light", kObjLight},     {"mesh", kObjMesh},
-        {"skin", kObjSkin},         {"hfield", kObjHfield},   {"texture", kObjTexture},
-        {"material", kObjMaterial}, {"pair", kObjPair},       {"exclude", kObjExclude},
-        {"equality", kObjEquality}, {"tendon", kObjTendon},   {"actuator", kObjActuator},
-        {"sensor", kObjSensor},     {"numeric", kObjNumeric}, {"text", kObjText},
-        {"tuple", kObjTuple},       {"key", kObjKey}};
-    if (!a.read_keyword(attribute, out, types) && required) {
+    if (!a.read_keyword(attribute, out, object_type_keywords()) && required) {
       throw InputError(a.element().where() + ": missing required attribute '" + attribute + "'");
     }
   }

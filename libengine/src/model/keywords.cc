@@ -1,4 +1,4 @@
-#include "model/option_keywords.h"
+#include "joco/keywords.h"
 
 #include "joco/constants.h"
 
@@ -22,6 +22,19 @@ std::span<const Keyword> option_keywords(std::string_view name) {
   if (name == "jacobian") return kJacobian;
   if (name == "solver") return kSolver;
   return {};
+}
+
+std::span<const Keyword> object_type_keywords() {
+  static constexpr Keyword kTypes[] = {
+      {"body", kObjBody},         {"xbody", kObjXBody},     {"joint", kObjJoint},
+      {"dof", kObjDof},           {"geom", kObjGeom},       {"site", kObjSite},
+      {"camera", kObjCamera},     {"light", kObjLight},     {"mesh", kObjMesh},
+      {"skin", kObjSkin},         {"hfield", kObjHfield},   {"texture", kObjTexture},
+      {"material", kObjMaterial}, {"pair", kObjPair},       {"exclude", kObjExclude},
+      {"equality", kObjEquality}, {"tendon", kObjTendon},   {"actuator", kObjActuator},
+      {"sensor", kObjSensor},     {"numeric", kObjNumeric}, {"text", kObjText},
+      {"tuple", kObjTuple},       {"key", kObjKey}};
+  return kTypes;
 }
 
 }  // namespace joco
