@@ -1,9 +1,11 @@
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
 
 #include "joco/jmb.h"
+#include "joco/keywords.h"
 #include "joco/model_print.h"
 
 namespace joco {
@@ -148,22 +150,23 @@ void print_model_text(const Model& m, std::ostream& out) {
     if (!groups.count(label)) order.push_back(label);
     groups[label].push_back(f);
   }
-  static const std::map<std::string, ObjType> types = {
-      {"BODY", kObjBody},         {"JOINT", kObjJoint},       {"GEOM", kObjGeom},
-      {"SITE", kObjSite},         {"CAMERA", kObjCamera},     {"LIGHT", kObjLight},
-      {"MESH", kObjMesh},         {"SKIN", kObjSkin},         {"HFIELD", kObjHfield},
-      {"TEXTURE", kObjTexture},   {"MATERIAL", kObjMaterial}, {"PAIR", kObjPair},
-      {"EXCLUDE", kObjExclude},   {"EQUALITY", kObjEquality}, {"TENDON", kObjTendon},
-      {"ACTUATOR", kObjActuator}, {"SENSOR", kObjSensor},     {"NUMERIC", kObjNumeric},
-      {"TEXT", kObjText},         {"TUPLE", kObjTuple},       {"KEY", kObjKey}};
+  // The object type of a label: MuJoCo's type name in upper case (BODY, JOINT, ...).
+  const auto type_of = [](const std::string& label) {
+    for (const auto& [name, type] : object_type_keywords()) {
+      std::string upper = name;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (upper == label) return static_cast<ObjType>(type);
+    }
+    return kObjUnknown;
+  };
   for (const std::string& label : order) {
     const std::vector<ArrayField>& fields = groups[label];
     const int64_t rows = fields.front().rows;
     for (int64_t i = 0; i < rows; ++i) {
       out << label << ' ' << i << ":\n";
-      auto type = types.find(label);
-      if (type != types.end()) {
-        out << "  name                  " << m.name(type->second, static_cast<int>(i)) << '\n';
+      // dofs have no names of their own (MuJoCo prints none)
+      if (const ObjType type = type_of(label); type != kObjUnknown && type != kObjDof) {
+        out << "  name                  " << m.name(type, static_cast<int>(i)) << '\n';
       }
       for (const ArrayField& f : fields) {
         if (f.rows != rows) continue;  // per-element data of another extent (mesh_vert, ...)
