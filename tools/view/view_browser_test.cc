@@ -289,6 +289,16 @@ TEST_F(ViewBrowser, AMovingModelDiffersAtTwoTimes) {
   EXPECT_GT(fraction_differing(later, later_again, 32), 0.0);
 }
 
+// #aa=0 makes the WebGL context without multisampling: the same picture, its edges not smoothed.
+TEST_F(ViewBrowser, WithoutMultisamplingOnlyEdgesChange) {
+  RgbImage smooth, sharp;
+  expect_clean(shot("model.html", "still=1", &smooth), "model.html#still=1");
+  expect_clean(shot("model.html", "still=1&aa=0", &sharp), "model.html#still=1&aa=0");
+  ASSERT_EQ(smooth.rgb.size(), sharp.rgb.size());
+  EXPECT_GT(fraction_differing(smooth, sharp, 0), 0.0) << "#aa=0 changed nothing";
+  EXPECT_LT(fraction_differing(smooth, sharp, 32), 0.05) << "more than the edges changed";
+}
+
 // Tolerance: SwiftShader renders deterministically, but another Chromium or three.js build may
 // round differently at edges; the still has no text. Mean absolute difference under 2/255 per
 // channel, and under 1% of pixels off by more than 32/255 in some channel.

@@ -52,7 +52,9 @@
 
   // ---- renderer, scene, lights ------------------------------------------------------------
   var view = $("joco-view");
-  var renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  // #aa=0: no multisampling, for software renderers (SwiftShader, llvmpipe), where it costs about
+  // half the frame rate; fixed when the WebGL context is made.
+  var renderer = new THREE.WebGLRenderer({ antialias: hash.aa !== "0", preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.shadowMap.type = THREE.PCFSoftShadowMap;
   view.insertBefore(renderer.domElement, view.firstChild);
