@@ -88,10 +88,11 @@ while IFS== read -r name path steps; do
   ceilings+=("$name: 2 independent processes / 1 (no goal: what the machine gives 2 workers)=$(ratio "$one_wall" "$wall")")
 done <<<"$models"
 if [[ -n $mpi ]]; then
-  # A larger batch than the threads' rows (JOCO_BENCH_MPI_BATCH, default 128): mpirun's own start
-  # (measured below, about 0.3 s here) is a fixed cost that a cluster sweep of minutes does not
-  # notice but a 3-second batch does. The machine's ceiling is measured on the same batch.
-  name=humanoid steps=4000 thread_batch=$BATCH BATCH=${JOCO_BENCH_MPI_BATCH:-128}
+  # A larger batch than the threads' rows (JOCO_BENCH_MPI_BATCH, default 256, about 30 s on one
+  # rank): an MPI run's fixed cost (mpirun's start, MPI's set-up and finish, the join; measured
+  # below, about half a second here) is one that a cluster sweep of minutes does not notice but a
+  # batch of seconds does. The machine's ceiling is measured on the same batch.
+  name=humanoid steps=4000 thread_batch=$BATCH BATCH=${JOCO_BENCH_MPI_BATCH:-256}
   progress "$name: $REPS rounds of 1 and 2 MPI ranks, $BATCH x $steps steps"
   one="run $name 1 $steps 1" two="run $name 1 $steps 2" both="pair $name $steps .mpi"
   alternate "$REPS" "$one" "$two" "$both"
@@ -105,6 +106,13 @@ if [[ -n $mpi ]]; then
   for ((k = 0; k < REPS; ++k)); do
     /usr/bin/time -f %e "${mpi[@]}" -np 2 "$TOOLS/joco-simulate" --version 2>&1 >/dev/null | tail -1
   done >"$TMP/launch"
+  # The fixed cost of a whole MPI run: 2 ranks, a rollout of one step each, joined.
+  for ((k = 0; k < REPS; ++k)); do
+    /usr/bin/time -f %e "${mpi[@]}" -np 2 "$TOOLS/joco-simulate" "$TMP/$name.jmb" --batch 2 \
+      --steps 1 -q -o "$TMP/out.h5" 2>&1 >/dev/null | tail -1
+    rm -f "$TMP"/out*.h5
+  done >"$TMP/mpi-fixed"
+  mpi_fixed=$(med %.2f <"$TMP/mpi-fixed")
   launch=$(med %.2f <"$TMP/launch")
   BATCH=$thread_batch
 else
@@ -143,5 +151,7 @@ echo "closing and renaming the file), which the thread rows include once whateve
 if [[ -n $mpi ]]; then
   echo
   echo "The MPI rows run a batch of $mpi_batch (the threads' rows $BATCH): mpirun's own start, $launch s here (median"
-  echo "of \`mpirun -np 2 joco-simulate --version\`), is a fixed cost a cluster sweep does not notice."
+  echo "of \`mpirun -np 2 joco-simulate --version\`), and a whole MPI run of 2 ranks and one step each"
+  echo "(start, MPI's set-up and finish, the ranks' files joined), $mpi_fixed s, are fixed costs a cluster sweep"
+  echo "does not notice."
 fi
