@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include <Eigen/Dense>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "inverse/least_squares.h"
 #include "joco/actuation.h"
 #include "joco/forward.h"
 #include "joco/mjcf.h"
@@ -373,27 +373,26 @@ TEST(Inverse, ControlEstimatorGivesEstimateControlsBits) {
 }
 
 // The least-squares controls as defined, every matrix made anew: B = moment' diag(gain) and
-// b0 = target - moment' bias column by column in actuator order, then Eigen's decomposition, solve
-// and residual (the expressions ControlEstimator's bits are Eigen's of).
+// b0 = target - moment' bias column by column in actuator order, then the decomposition, and the
+// solve and residual with Eigen's bits (least_squares_test.cc) for a B of full column rank.
 void defined_estimate(const Model& m, const Data& d, const double* target, double* ctrl,
                       double* residual) {
   Eigen::MatrixXd B(m.nv, m.nu);
-  Eigen::VectorXd b0 = Eigen::Map<const Eigen::VectorXd>(target, m.nv);
+  std::vector<double> b0(target, target + m.nv);
   for (int u = 0; u < m.nu; ++u) {
     double gain, bias;
     actuator_gain_bias(m, d, u, &gain, &bias);
     for (int i = 0; i < m.nv; ++i) {
       const double moment = d.actuator_moment[u * m.nv + i];
       B(i, u) = moment * gain;
-      b0[i] -= moment * bias;
+      b0[static_cast<size_t>(i)] -= moment * bias;
     }
   }
   const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(B);
-  const Eigen::VectorXd x = cod.solve(b0);
-  Eigen::VectorXd r(m.nv);
-  r.noalias() = b0 - B * x;
-  for (int u = 0; u < m.nu; ++u) ctrl[u] = x[u];
-  for (int i = 0; i < m.nv; ++i) residual[i] = r[i];
+  ASSERT_EQ(cod.rank(), m.nu);
+  std::vector<double> c(static_cast<size_t>(m.nv)), y(static_cast<size_t>(m.nu));
+  detail::solve_full_column_rank(cod, b0.data(), c.data(), y.data(), ctrl);
+  detail::residual(B, b0.data(), ctrl, residual);
 }
 
 // The estimator makes the columns that are the same at every state (fixed gains on joint and
@@ -402,6 +401,7 @@ void defined_estimate(const Model& m, const Data& d, const double* target, doubl
 // of -0 and +0 beside a negative gear, a position actuator's bias, a site's moment that changes;
 // as many actuators as dofs, full rank).
 TEST(Inverse, ControlEstimatorGivesTheDefinitionsBits) {
+  if (!detail::kEigenOrder) GTEST_SKIP() << "this build's Eigen is not SSE2 without FMA";
   const Model m = compile_mjcf(
       "<mujoco><worldbody><body><joint name='a' axis='0 1 0'/>"
       "<geom type='capsule' size='0.05' fromto='0 0 0 0.5 0 0'/>"
