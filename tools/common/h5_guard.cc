@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <utility>
 #include <vector>
@@ -117,11 +118,12 @@ class Walker {
       for (size_t i = 1; i < d.dims.size(); ++i) row *= d.dims[i];
       if (row == 0) return;
       const size_t block = std::max<size_t>(1, (size_t{1} << 17) / row);
-      std::vector<double> buffer(std::min<size_t>(block, d.dims[0]) * row);
+      // Not zeroed first (the reads fill it): zeroing cost as much as reading.
+      const std::unique_ptr<double[]> buffer(new double[std::min<size_t>(block, d.dims[0]) * row]);
       for (size_t first = 0; first < d.dims[0]; first += block) {
         step_();
         read_doubles(d.dataset.get(), d.dims, first, std::min<size_t>(block, d.dims[0] - first),
-                     buffer.data(), where);
+                     buffer.get(), where);
       }
     } catch (const std::exception&) {
     }

@@ -714,7 +714,8 @@ TEST_F(TrajectoryTest, ReadsAPipeGivenByPath) {
 
 // Chunks stored uncompressed take their whole size in the file, rows past the end included: a
 // dataset of fewer rows than a chunk gets a chunk of just its rows (a batch of many short rollouts
-// would otherwise take 64 KiB per dataset), and a longer one chunks of the usual size.
+// would otherwise take 64 KiB per dataset), a longer one written row by row chunks of the usual
+// size, and one whose rows all come at once equal chunks of at most that size.
 TEST_F(TrajectoryTest, ShortDatasetsGetChunksOfTheirRows) {
   const Model m = rich_model();
   const std::string p = path("short.h5");
@@ -724,6 +725,8 @@ TEST_F(TrajectoryTest, ShortDatasetsGetChunksOfTheirRows) {
     TrajectoryWriter& w = file.trajectory();
     w.append(Field::kQpos, rows_of(Field::kQpos, m, 0, kLong));
     w.append(Field::kTime, rows_of(Field::kTime, m, 0, kLong));
+    w.append(Field::kQvel, rows_of(Field::kQvel, m, 0, 1));
+    w.append(Field::kQvel, rows_of(Field::kQvel, m, 1, kLong - 1));
     w.enable_contacts();
     file.commit();
   }
@@ -735,9 +738,11 @@ TEST_F(TrajectoryTest, ShortDatasetsGetChunksOfTheirRows) {
     EXPECT_GE(H5Pget_chunk(dcpl, 2, chunk), 1);
     return chunk[0];
   };
-  EXPECT_EQ(chunk_rows("time"), kLong);             // 40 KB: one chunk of its rows
-  EXPECT_EQ(chunk_rows("qpos"), 65536u / (9 * 8));  // 360 KB: chunks of 64 KiB
-  EXPECT_EQ(chunk_rows("contact/pos"), 1u);         // no contacts: an empty table
+  EXPECT_EQ(chunk_rows("time"), kLong);  // 40 KB: one chunk of its rows
+  // 360 KB at once: the 6 chunks of 64 KiB (910 rows) it needs, of 834 rows (the last of 830)
+  EXPECT_EQ(chunk_rows("qpos"), 834u);
+  EXPECT_EQ(chunk_rows("qvel"), 65536u / (8 * static_cast<size_t>(m.nv)));  // 64 KiB chunks
+  EXPECT_EQ(chunk_rows("contact/pos"), 1u);  // no contacts: an empty table
   Id pos(H5Dopen2(f, "contact/pos", H5P_DEFAULT), H5Dclose);
   Id space(H5Dget_space(pos), H5Sclose);
   EXPECT_EQ(H5Sget_simple_extent_npoints(space), 0);

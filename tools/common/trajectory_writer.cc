@@ -73,9 +73,10 @@ struct Column {
   size_t row_size = 1;
   Stored stored = Stored::kFloat64;
   size_t chunk_rows = 1;
-  int deflate_level = 0;       // 0: stored as is, else shuffled and deflated
-  std::mutex* hdf5 = nullptr;  // the file's lock around HDF5 calls
-  size_t written = 0;          // rows in the file
+  bool chunk_rows_chosen = true;  // by the writer (WriterOptions::chunk_rows 0), not asked for
+  int deflate_level = 0;          // 0: stored as is, else shuffled and deflated
+  std::mutex* hdf5 = nullptr;     // the file's lock around HDF5 calls
+  size_t written = 0;             // rows in the file
   ChunkBuffer buffer;
   std::vector<hsize_t> extent,
       offset;  // of the next chunk written (kept: flushes allocate nothing)
@@ -107,6 +108,7 @@ Column make_column(hid_t parent, const std::string& name, std::vector<hsize_t> i
   const size_t row_bytes = c.row_size * stored_size(stored);
   c.chunk_rows =
       options.chunk_rows > 0 ? options.chunk_rows : std::max<size_t>(1, 65536 / row_bytes);
+  c.chunk_rows_chosen = options.chunk_rows == 0;
   c.deflate_level = std::clamp(options.deflate_level, 0, 9);
   c.buffer.allocate(c.chunk_rows * c.row_size);
   c.extent.assign(c.inner.begin(), c.inner.end());
@@ -222,6 +224,17 @@ std::span<const unsigned char> deflate_planes(const std::vector<unsigned char>& 
   return {packed.data(), static_cast<size_t>(z.total_out)};
 }
 
+// std::llround(v), without its call for the whole numbers that integer fields hold (row and geom
+// numbers, counts): those convert exactly.
+inline int64_t whole_number(double v) {
+  constexpr double kExact = 9007199254740992.0;  // 2^53: beyond it llround's own path
+  if (v > -kExact && v < kExact) {
+    const auto whole = static_cast<int64_t>(v);
+    if (static_cast<double>(whole) == v) return whole;
+  }
+  return std::llround(v);
+}
+
 // The rows of values[0, n) as one whole chunk, as HDF5's filters (shuffle, then deflate) read it:
 // values in the file's type, rows past the end zero (the fill value). Pure computation on this
 // thread's scratch, outside the file's lock, so that threads compress at the same time.
@@ -240,12 +253,12 @@ std::span<const unsigned char> encode_chunk(const Column& c, const double* value
     std::memcpy(raw.data(), values, n * size);
   } else if (c.stored == Stored::kInt32) {
     for (size_t i = 0; i < n; ++i) {
-      const auto v = static_cast<int32_t>(std::llround(values[i]));
+      const auto v = static_cast<int32_t>(whole_number(values[i]));
       std::memcpy(raw.data() + i * size, &v, size);
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
-      const int64_t v = std::llround(values[i]);
+      const int64_t v = whole_number(values[i]);
       std::memcpy(raw.data() + i * size, &v, size);
     }
   }
@@ -295,6 +308,13 @@ void flush_column(Column& c, const std::string& where) {
 
 // Appends rows to a column, writing each chunk as soon as it is full.
 void append_column(Column& c, const double* values, size_t rows, const std::string& where) {
+  if (c.chunk_rows_chosen && !c.dataset.valid() && c.buffer.empty() && rows > c.chunk_rows) {
+    // The rows of a whole trajectory at once (a tool that computed them all): as many chunks as
+    // the usual size needs, of equal rows, so that the last is not padded to a whole chunk, up to
+    // 64 KiB of zeros made and stored per dataset.
+    const size_t chunks = (rows + c.chunk_rows - 1) / c.chunk_rows;
+    c.chunk_rows = (rows + chunks - 1) / chunks;
+  }
   const size_t chunk_values = c.chunk_rows * c.row_size;
   size_t remaining = rows * c.row_size;
   while (remaining > 0) {

@@ -21,7 +21,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "common/external_loads.h"
@@ -418,16 +421,35 @@ ResidualDofs residual_dofs(const Model& m) {
   return r;
 }
 
-// The outputs of one trajectory, row-major, one vector per field.
+// An allocator whose vectors leave new elements uninitialised (resize(n) does not zero them): for
+// outputs that every row overwrites whole, where zeroing first cost as much as writing them.
+template <class T>
+struct OverwrittenAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = OverwrittenAllocator<U>;
+  };
+  OverwrittenAllocator() = default;
+  template <class U>
+  explicit OverwrittenAllocator(const OverwrittenAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+};
+template <class T>
+using RowValues = std::vector<T, OverwrittenAllocator<T>>;
+
+// The outputs of one trajectory, row-major, one vector per field (each row sets its values).
 struct Outputs {
-  std::vector<double> qfrc_inverse, qfrc_constraint, qfrc_bias, sensordata, ncon, nefc,
-      ctrl_estimate, ctrl_residual;
+  RowValues<double> qfrc_inverse, qfrc_constraint, qfrc_bias, sensordata, ncon, nefc, ctrl_estimate,
+      ctrl_residual;
   // Measured motion: the xfrc_applied used (with --external-loads), the joints' share of the
   // inverse (qfrc_joint) and the reliability flags.
-  std::vector<double> xfrc_applied, qfrc_joint, qfrc_reduced, flags;
+  RowValues<double> xfrc_applied, qfrc_joint, qfrc_reduced, flags;
   // Row r's contacts: contact_count[r] records from contact_first[r] in its thread's records.
-  std::vector<size_t> contact_first;
-  std::vector<int> contact_thread, contact_count;
+  RowValues<size_t> contact_first;
+  RowValues<int> contact_thread, contact_count;
   std::atomic<int> outside_ctrlrange{0};
 };
 
@@ -523,7 +545,7 @@ void inverse_row(const Model& m, int thread, Worker& worker, const Inputs& in, s
   }
   inverse(m, d, options);
 
-  const auto put = [r](std::vector<double>& dst, const double* src, int n) {
+  const auto put = [r](RowValues<double>& dst, const double* src, int n) {
     std::copy_n(src, n, dst.begin() + static_cast<std::ptrdiff_t>(r * n));
   };
   put(out.qfrc_inverse, d.qfrc_inverse, m.nv);
@@ -790,12 +812,12 @@ int run(const Options& o, const ToolContext& ctx) {
       spdlog::warn("{}: in {} row(s) the estimated controls leave the actuators' ctrlrange", where,
                    out.outside_ctrlrange.load());
     }
-    if (loads) in.xfrc_applied = std::move(out.xfrc_applied);
+    if (loads) in.xfrc_applied.assign(out.xfrc_applied.begin(), out.xfrc_applied.end());
 
     TrajectoryWriter& w =
         groups[g] == "/" ? file.trajectory() : file.rollout(rollout_index(groups[g], g));
     // Zero-wide fields are not stored; qpos counts its rows (given) even when nq = 0.
-    const auto write = [&](Field f, const std::vector<double>& values) {
+    const auto write = [&](Field f, std::span<const double> values) {
       if (field_row_size(f, m) > 0 && !values.empty()) w.append(f, values);
     };
     if (!in.time.empty()) w.append(Field::kTime, in.time);

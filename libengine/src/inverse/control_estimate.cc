@@ -3,7 +3,9 @@
 // least-squares problem in ctrl.
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "inverse/least_squares.h"
 #include "joco/actuation.h"
@@ -118,16 +120,61 @@ bool actuation_affine_in_control(const Model& m) {
   return true;
 }
 
+namespace {
+
+// Whether actuator u's column of B, moment' gain, is the same at every state: a fixed gain on a
+// transmission whose moment is constant (a hinge or slide joint: the gear; a fixed tendon: the
+// gear times its coefficients).
+bool state_independent_column(const Model& m, int u) {
+  if (m.actuator_gaintype[u] != kGainFixed) return false;
+  const int id = m.actuator_trnid[2 * u];
+  switch (m.actuator_trntype[u]) {
+    case kTrnJoint:
+    case kTrnJointInParent: return m.jnt_type[id] == kJointHinge || m.jnt_type[id] == kJointSlide;
+    case kTrnTendon: return m.tendon_num[id] > 0 && m.wrap_type[m.tendon_adr[id]] == kWrapJoint;
+    default: return false;
+  }
+}
+
+uint64_t bits_of(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+}  // namespace
+
 // The matrices of one estimate, kept between estimates.
 struct ControlEstimator::Impl {
-  Eigen::MatrixXd B, factored_B;
+  Eigen::MatrixXd B;  // the matrix decomposed (cod), kept while no column changes
   Eigen::VectorXd rhs, c, y, x, r;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  // The actuators whose columns or biases are made at every estimate: those whose column depends
+  // on the state, and those with a bias. The others' columns are made by the first estimate only.
+  std::vector<int> per_state;
+  std::vector<char> column_per_state;  // by actuator
+  // The bias-free state-independent columns' share of b0, b0 -= moment * 0 for each: signed
+  // zeros, which change only b0's zeros' signs, as adding their fold does (made once).
+  Eigen::VectorXd zero_shares;
   bool factored = false;
   int rank = 0;
 
-  Impl(int nv, int nu)
-      : B(nv, nu), factored_B(nv, nu), rhs(nv), c(nv), y(nu), x(nu), r(nv), cod(nv, nu) {}
+  Impl(const Model& m)
+      : B(m.nv, m.nu),
+        rhs(m.nv),
+        c(m.nv),
+        y(m.nu),
+        x(m.nu),
+        r(m.nv),
+        cod(m.nv, m.nu),
+        column_per_state(static_cast<size_t>(m.nu)),
+        zero_shares(m.nv) {
+    for (int u = 0; u < m.nu; ++u) {
+      const bool fixed = state_independent_column(m, u);
+      column_per_state[static_cast<size_t>(u)] = !fixed;
+      if (!fixed || m.actuator_biastype[u] != kBiasNone) per_state.push_back(u);
+    }
+  }
 
   // x = cod.solve(rhs): for a B of full column rank, Eigen's steps (c = Q' rhs, T y = c, x = P y)
   // written out on the kept vectors (detail::solve_full_column_rank, the same bits); a
@@ -139,9 +186,26 @@ struct ControlEstimator::Impl {
     }
     detail::solve_full_column_rank(cod, rhs.data(), c.data(), y.data(), x.data());
   }
+
+  // The first estimate: every column, and the fixed bias-free columns' zero_shares.
+  void make_fixed_columns(const Model& m, const Data& d) {
+    const int nv = m.nv;
+    zero_shares.setConstant(-0.0);  // the identity of addition, -0 + -0 included
+    for (int u = 0; u < m.nu; ++u) {
+      if (column_per_state[static_cast<size_t>(u)]) continue;
+      double gain, bias;
+      actuator_gain_bias(m, d, u, &gain, &bias);
+      const double* moment = d.actuator_moment + static_cast<size_t>(u) * nv;
+      double* column = B.data() + static_cast<size_t>(u) * nv;
+      for (int i = 0; i < nv; ++i) column[i] = moment[i] * gain;
+      if (m.actuator_biastype[u] == kBiasNone) {
+        for (int i = 0; i < nv; ++i) zero_shares[i] -= moment[i] * bias;
+      }
+    }
+  }
 };
 
-ControlEstimator::ControlEstimator(const Model& m) : impl_(std::make_unique<Impl>(m.nv, m.nu)) {}
+ControlEstimator::ControlEstimator(const Model& m) : impl_(std::make_unique<Impl>(m)) {}
 ControlEstimator::~ControlEstimator() = default;
 ControlEstimator::ControlEstimator(ControlEstimator&&) noexcept = default;
 ControlEstimator& ControlEstimator::operator=(ControlEstimator&&) noexcept = default;
@@ -152,32 +216,39 @@ int ControlEstimator::estimate(const Model& m, const Data& d, const double* targ
   const int nu = m.nu, nv = m.nv;
   Eigen::MatrixXd& B = e.B;
   Eigen::VectorXd& rhs = e.rhs;
-  rhs = Eigen::Map<const Eigen::VectorXd>(target, nv);
+  const bool first = !e.factored;
+  if (first) e.make_fixed_columns(m, d);
+  // b0 = target - moment' bias over the actuators in order. A bias-free fixed column subtracts
+  // signed zeros, which matter only where b0 is still a zero: taking them first, as their fold,
+  // gives the same bits (a zero later in the sum is either kept or already +0).
   double* __restrict b0 = rhs.data();  // (restrict: the loops below vectorise)
-  for (int u = 0; u < nu; ++u) {
+  for (int i = 0; i < nv; ++i) b0[i] = target[i] + e.zero_shares[i];
+  uint64_t changed = first ? 1 : 0;  // bits in which a per-state column differs from B's
+  for (const int u : e.per_state) {
     double gain, bias;
     actuator_gain_bias(m, d, u, &gain, &bias);
     const double* __restrict moment = d.actuator_moment + static_cast<size_t>(u) * nv;
-    double* __restrict column = B.data() + static_cast<size_t>(u) * nv;
-    for (int i = 0; i < nv; ++i) {
-      column[i] = moment[i] * gain;
-      b0[i] -= moment[i] * bias;
+    if (e.column_per_state[static_cast<size_t>(u)]) {
+      double* __restrict column = B.data() + static_cast<size_t>(u) * nv;
+      for (int i = 0; i < nv; ++i) {
+        const double value = moment[i] * gain;
+        changed |= bits_of(value) ^ bits_of(column[i]);
+        column[i] = value;
+      }
     }
+    for (int i = 0; i < nv; ++i) b0[i] -= moment[i] * bias;
   }
   Eigen::VectorXd& x = e.x;
   x.setZero();
-  e.rank = 0;
   if (nu > 0 && nv > 0) {
     // The same matrix decomposes the same way: keep the decomposition while B is unchanged.
-    const size_t bytes = sizeof(double) * static_cast<size_t>(nv) * static_cast<size_t>(nu);
-    if (!e.factored || std::memcmp(B.data(), e.factored_B.data(), bytes) != 0) {
+    if (changed) {
       e.cod.compute(B);
-      e.factored_B = B;
-      e.factored = true;
+      e.rank = static_cast<int>(e.cod.rank());
     }
-    e.rank = static_cast<int>(e.cod.rank());
     if (e.rank > 0) e.solve();
   }
+  e.factored = true;
   for (int u = 0; u < nu; ++u) ctrl[u] = x[u];
   if (residual) {
     if (nv >= 2 && detail::kEigenOrder) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "inverse/least_squares.h"
+#include "joco/actuation.h"
 #include "joco/forward.h"
 #include "joco/mjcf.h"
 #include "joco/motion_differences.h"
@@ -367,6 +369,70 @@ TEST(Inverse, ControlEstimatorGivesEstimateControlsBits) {
       ++compared;
     }
     EXPECT_EQ(compared, 40);
+  }
+}
+
+// The least-squares controls as defined, every matrix made anew: B = moment' diag(gain) and
+// b0 = target - moment' bias column by column in actuator order, then the decomposition, and the
+// solve and residual with Eigen's bits (least_squares_test.cc) for a B of full column rank.
+void defined_estimate(const Model& m, const Data& d, const double* target, double* ctrl,
+                      double* residual) {
+  Eigen::MatrixXd B(m.nv, m.nu);
+  std::vector<double> b0(target, target + m.nv);
+  for (int u = 0; u < m.nu; ++u) {
+    double gain, bias;
+    actuator_gain_bias(m, d, u, &gain, &bias);
+    for (int i = 0; i < m.nv; ++i) {
+      const double moment = d.actuator_moment[u * m.nv + i];
+      B(i, u) = moment * gain;
+      b0[static_cast<size_t>(i)] -= moment * bias;
+    }
+  }
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(B);
+  ASSERT_EQ(cod.rank(), m.nu);
+  std::vector<double> c(static_cast<size_t>(m.nv)), y(static_cast<size_t>(m.nu));
+  detail::solve_full_column_rank(cod, b0.data(), c.data(), y.data(), ctrl);
+  detail::residual(B, b0.data(), ctrl, residual);
+}
+
+// The estimator makes the columns that are the same at every state (fixed gains on joint and
+// fixed-tendon transmissions) once, and takes the bias-free ones' signed zeros out of the order
+// of b0's sum: the bits stay those of the definition, the signs of zero forces included (targets
+// of -0 and +0 beside a negative gear, a position actuator's bias, a site's moment that changes;
+// as many actuators as dofs, full rank).
+TEST(Inverse, ControlEstimatorGivesTheDefinitionsBits) {
+  if (!detail::kEigenOrder) GTEST_SKIP() << "this build's Eigen is not SSE2 without FMA";
+  const Model m = compile_mjcf(
+      "<mujoco><worldbody><body><joint name='a' axis='0 1 0'/>"
+      "<geom type='capsule' size='0.05' fromto='0 0 0 0.5 0 0'/>"
+      "<body pos='0.5 0 0'><joint name='b' axis='0 1 0'/>"
+      "<geom type='capsule' size='0.05' fromto='0 0 0 0.5 0 0'/>"
+      "<body pos='0.5 0 0'><joint name='c' type='slide' axis='1 0 0'/>"
+      "<joint name='e' axis='1 0 0'/><geom type='sphere' size='0.05'/>"
+      "<site name='tip' pos='0 0.1 0.1'/></body></body></body></worldbody>"
+      "<tendon><fixed name='t'><joint joint='a' coef='1'/><joint joint='e' coef='-0.5'/></fixed>"
+      "</tendon><actuator><motor joint='a' gear='-2'/><position joint='b' kp='10'/>"
+      "<motor tendon='t' gear='1.5'/><motor site='tip' gear='1 0 -1 0 0 0'/></actuator>"
+      "</mujoco>",
+      "fixed_columns.xml", ".");
+  ASSERT_TRUE(actuation_affine_in_control(m));
+  Data d = make_data(m);
+  ControlEstimator estimator(m);
+  const size_t nv = static_cast<size_t>(m.nv), nu = static_cast<size_t>(m.nu);
+  std::vector<double> target(nv), ctrl(nu), residual(nv), ctrl_defined(nu), residual_defined(nv);
+  for (int k = 0; k < 12; ++k) {
+    for (int u = 0; u < m.nu; ++u) d.ctrl[u] = 0.5 * std::sin(0.4 * k + u);
+    step(m, d);
+    inverse(m, d);
+    for (size_t i = 0; i < nv; ++i) {
+      target[i] = k % 3 == 0 ? -0.0 : k % 3 == 1 ? 0.0 : d.qfrc_inverse[i];
+    }
+    estimator.estimate(m, d, target.data(), ctrl.data(), residual.data());
+    defined_estimate(m, d, target.data(), ctrl_defined.data(), residual_defined.data());
+    EXPECT_EQ(0, std::memcmp(ctrl.data(), ctrl_defined.data(), sizeof(double) * nu))
+        << "state " << k;
+    EXPECT_EQ(0, std::memcmp(residual.data(), residual_defined.data(), sizeof(double) * nv))
+        << "state " << k;
   }
 }
 
