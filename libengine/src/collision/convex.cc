@@ -191,7 +191,6 @@ __attribute__((always_inline)) inline int support_vertex(const Model& m, int mes
     return best;
   }
   int cur = 0;
-  double best_dot = vertex_dot(vert + 3 * g.globalid[cur], dir);
   // float positions times components up to 1e30 give finite projections
   constexpr double kFinite = 1e30;
   const bool finite =
@@ -201,15 +200,16 @@ __attribute__((always_inline)) inline int support_vertex(const Model& m, int mes
   // of largest projection, where the climb from vertex 0 ends too; a tie at the end (a face or edge
   // square to dir, where the start decides the vertex) climbs again from vertex 0.
   const int start = last && *last > 0 && *last < g.nvert ? *last : 0;
-  const double start_dot = start ? vertex_dot(vert + 3 * g.globalid[start], dir) : best_dot;
+  auto dot_of = [&](int v) { return vertex_dot(vert + 3 * g.globalid[v], dir); };
   bool strict = false;
   if (finite && width >= 4) {
-    if (start) cur = climb_avx(g, dir, start, start_dot, &strict);
-    if (!strict) cur = climb_avx(g, dir, 0, best_dot, &strict);
+    cur = climb_avx(g, dir, start, dot_of(start), &strict);
+    if (!strict && start) cur = climb_avx(g, dir, 0, dot_of(0), &strict);
   } else if (finite && width >= 2) {
-    if (start) cur = climb_sse2(g, dir, start, start_dot, &strict);
-    if (!strict) cur = climb_sse2(g, dir, 0, best_dot, &strict);
+    cur = climb_sse2(g, dir, start, dot_of(start), &strict);
+    if (!strict && start) cur = climb_sse2(g, dir, 0, dot_of(0), &strict);
   } else {  // the same climb from vertex 0, one neighbour at a time
+    double best_dot = dot_of(0);
     for (int next = cur;; cur = next) {
       for (int e = g.edgeadr[cur]; e < g.edge_end(cur); ++e) {
         const double v = g.x[e] * dir[0] + g.y[e] * dir[1] + g.z[e] * dir[2];
