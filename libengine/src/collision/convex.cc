@@ -58,6 +58,12 @@ struct Projector {
       if (mask) return c + (mask & 1 ? 0 : 1);
     }
   }
+  // The largest projection of neighbours [begin, end) in *top and, when it exceeds `above`, the
+  // first entry with it (else -1).
+  int best(const HullGraph& g, int begin, int end, double above, double* top) const {
+    *top = largest(g, begin, end);
+    return *top > above ? first_equal(g, begin, *top) : -1;
+  }
 };
 
 // The same four at a time with AVX (chosen at run time): a hull vertex has about six neighbours,
@@ -100,6 +106,35 @@ struct ProjectorAvx {
       if (mask) return c + __builtin_ctz(static_cast<unsigned>(mask));
     }
   }
+  // x with its lanes from `lanes` on (when below 4) set to -inf.
+  JOCO_AVX __m256d first_lanes(__m256d x, int lanes) const {
+    if (lanes >= 4) return x;
+    const __m256d keep = _mm256_castsi256_pd(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kFirstLanes[lanes])));
+    return _mm256_blendv_pd(_mm256_set1_pd(-std::numeric_limits<double>::infinity()), x, keep);
+  }
+  // As Projector::best. Up to eight neighbours (most hull vertices) the two quads are kept for
+  // the search of the first entry instead of being projected again; lanes past end are -inf, so
+  // they neither raise the largest nor match it.
+  JOCO_AVX int best(const HullGraph& g, int begin, int end, double above, double* top) const {
+    const int n = end - begin;
+    if (n <= 0 || n > 8) {
+      *top = largest(g, begin, end);
+      return *top > above ? first_equal(g, begin, *top) : -1;
+    }
+    const __m256d a = first_lanes(quad(g, begin), n);
+    const __m256d b = n > 4 ? first_lanes(quad(g, begin + 4), n - 4)
+                            : _mm256_set1_pd(-std::numeric_limits<double>::infinity());
+    const __m256d both = _mm256_max_pd(a, b);
+    const __m128d half = _mm_max_pd(_mm256_castpd256_pd128(both), _mm256_extractf128_pd(both, 1));
+    *top = std::max(_mm_cvtsd_f64(half), _mm_cvtsd_f64(_mm_unpackhi_pd(half, half)));
+    if (!(*top > above)) return -1;
+    const __m256d v = _mm256_set1_pd(*top);
+    const int in_a = _mm256_movemask_pd(_mm256_cmp_pd(a, v, _CMP_EQ_OQ));
+    if (in_a) return begin + __builtin_ctz(static_cast<unsigned>(in_a));
+    const int in_b = _mm256_movemask_pd(_mm256_cmp_pd(b, v, _CMP_EQ_OQ));
+    return begin + 4 + __builtin_ctz(static_cast<unsigned>(in_b));
+  }
 };
 #undef JOCO_AVX
 
@@ -107,16 +142,16 @@ struct ProjectorAvx {
 // projection while that exceeds the current vertex's. Returns the end; *strict tells whether all
 // its neighbours project below it (no tie). (The AVX instance is compiled for AVX as a whole, so
 // that its projector inlines.)
-#define JOCO_CLIMB(P)                                        \
-  for (const P p(dir);;) {                                   \
-    const int begin = g.edgeadr[cur];                        \
-    const double top = p.largest(g, begin, g.edge_end(cur)); \
-    if (!(top > best_dot)) {                                 \
-      *strict = top < best_dot;                              \
-      return cur;                                            \
-    }                                                        \
-    best_dot = top;                                          \
-    cur = g.edges[p.first_equal(g, begin, top)];             \
+#define JOCO_CLIMB(P)                                                         \
+  for (const P p(dir);;) {                                                    \
+    double top;                                                               \
+    const int e = p.best(g, g.edgeadr[cur], g.edge_end(cur), best_dot, &top); \
+    if (e < 0) {                                                              \
+      *strict = top < best_dot;                                               \
+      return cur;                                                             \
+    }                                                                         \
+    best_dot = top;                                                           \
+    cur = g.edges[e];                                                         \
   }
 
 int climb_sse2(const HullGraph& g, const double* dir, int cur, double best_dot, bool* strict) {
@@ -156,7 +191,6 @@ __attribute__((always_inline)) inline int support_vertex(const Model& m, int mes
     return best;
   }
   int cur = 0;
-  double best_dot = vertex_dot(vert + 3 * g.globalid[cur], dir);
   // float positions times components up to 1e30 give finite projections
   constexpr double kFinite = 1e30;
   const bool finite =
@@ -166,15 +200,16 @@ __attribute__((always_inline)) inline int support_vertex(const Model& m, int mes
   // of largest projection, where the climb from vertex 0 ends too; a tie at the end (a face or edge
   // square to dir, where the start decides the vertex) climbs again from vertex 0.
   const int start = last && *last > 0 && *last < g.nvert ? *last : 0;
-  const double start_dot = start ? vertex_dot(vert + 3 * g.globalid[start], dir) : best_dot;
+  auto dot_of = [&](int v) { return vertex_dot(vert + 3 * g.globalid[v], dir); };
   bool strict = false;
   if (finite && width >= 4) {
-    if (start) cur = climb_avx(g, dir, start, start_dot, &strict);
-    if (!strict) cur = climb_avx(g, dir, 0, best_dot, &strict);
+    cur = climb_avx(g, dir, start, dot_of(start), &strict);
+    if (!strict && start) cur = climb_avx(g, dir, 0, dot_of(0), &strict);
   } else if (finite && width >= 2) {
-    if (start) cur = climb_sse2(g, dir, start, start_dot, &strict);
-    if (!strict) cur = climb_sse2(g, dir, 0, best_dot, &strict);
+    cur = climb_sse2(g, dir, start, dot_of(start), &strict);
+    if (!strict && start) cur = climb_sse2(g, dir, 0, dot_of(0), &strict);
   } else {  // the same climb from vertex 0, one neighbour at a time
+    double best_dot = dot_of(0);
     for (int next = cur;; cur = next) {
       for (int e = g.edgeadr[cur]; e < g.edge_end(cur); ++e) {
         const double v = g.x[e] * dir[0] + g.y[e] * dir[1] + g.z[e] * dir[2];

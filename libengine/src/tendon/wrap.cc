@@ -21,13 +21,6 @@ inline double cross2(const double a[2], const double b[2]) { return a[0] * b[1] 
 // overflow is not needed at the scale of a model.
 inline double norm2(double x, double y) { return std::sqrt(x * x + y * y); }
 
-// Angle in [0, 2 pi). fmod leaves an angle below 2 pi in magnitude as it is, so the library call
-// is made only for the others.
-inline double positive_angle(double a) {
-  if (std::fabs(a) >= 2 * kPi) a = std::fmod(a, 2 * kPi);
-  return a < 0 ? a + 2 * kPi : a;
-}
-
 // The point of the segment q0-q1 closest to the origin.
 void closest_point(const double q0[2], const double q1[2], double c[2]) {
   const double dir[2] = {q1[0] - q0[0], q1[1] - q0[1]};
@@ -118,31 +111,40 @@ double circle(const double q0[2], const double q1[2], const double* side, double
 
   if (!crosses && (!side || side[0] * closest[0] + side[1] * closest[1] > 0)) return -1;
 
-  // The two candidate paths: counterclockwise around the centre (meeting the circle at angle
-  // phi0 + alpha0, leaving it at phi1 - alpha1) and clockwise.
-  const double phi0 = std::atan2(q0[1], q0[0]), phi1 = std::atan2(q1[1], q1[0]);
-  const double alpha0 = std::acos(r / std::sqrt(sq0)), alpha1 = std::acos(r / std::sqrt(sq1));
-  const double begin[2] = {phi0 + alpha0, phi0 - alpha0};
-  const double end[2] = {phi1 - alpha1, phi1 + alpha1};
-  const double arc[2] = {positive_angle(end[0] - begin[0]), positive_angle(begin[1] - end[1])};
-  // The tangent points of each candidate.
-  double a[2][2], b[2][2];
-  auto tangent_points = [&](int k) {
-    a[k][0] = r * std::cos(begin[k]);
-    a[k][1] = r * std::sin(begin[k]);
-    b[k][0] = r * std::cos(end[k]);
-    b[k][1] = r * std::sin(end[k]);
+  // The two candidate paths: counterclockwise around the centre (meeting the circle at q0's
+  // direction turned by alpha0 = acos(r / |q0|) counterclockwise, leaving it at q1's turned by
+  // alpha1 clockwise) and clockwise. Turning q by +-alpha and scaling to r is algebra on q and its
+  // perpendicular: r (cos alpha q + -sin alpha q_perp) / |q|, with cos alpha = r / |q| and
+  // sin alpha = h / |q|, h = sqrt(|q|^2 - r^2) the tangent's length; no angle is formed.
+  const double h0 = r * std::sqrt(sq0 - rr) / sq0, h1 = r * std::sqrt(sq1 - rr) / sq1;
+  const double c0 = rr / sq0, c1 = rr / sq1;
+  double a[2][2], b[2][2];  // each candidate's tangent points
+  for (int k = 0; k < 2; ++k) {
+    const double turn = k == 0 ? 1 : -1;  // counterclockwise at q0 for the first, clockwise else
+    a[k][0] = c0 * q0[0] - turn * h0 * q0[1];
+    a[k][1] = c0 * q0[1] + turn * h0 * q0[0];
+    b[k][0] = c1 * q1[0] + turn * h1 * q1[1];
+    b[k][1] = c1 * q1[1] - turn * h1 * q1[0];
+  }
+  // Arc of candidate k: the angle in [0, 2 pi) from a to b counterclockwise (k = 0), or from b to
+  // a (k = 1).
+  auto arc = [&](int k) {
+    const double* from = k == 0 ? a[k] : b[k];
+    const double* to = k == 0 ? b[k] : a[k];
+    const double angle = std::atan2(cross2(from, to), from[0] * to[0] + from[1] * to[1]);
+    return angle < 0 ? angle + 2 * kPi : angle;
   };
   int pick;
   if (!side) {
-    pick = arc[0] < arc[1] ? 0 : 1;
-    tangent_points(pick);
+    // The shorter arc: the angle from q0 to q1 counterclockwise, theta, less the tangents' angles
+    // alpha0 + alpha1 counterclockwise, 2 pi - theta less them clockwise; so counterclockwise when
+    // theta < pi.
+    pick = cross2(q0, q1) > 0 ? 0 : 1;
   } else {
     // A candidate whose straight parts cross each other is no path. Of the others, the side site
     // picks the one whose tangent points lie towards it: the direction of their chord's midpoint.
     double closeness[2];
     for (int k = 0; k < 2; ++k) {
-      tangent_points(k);
       const double middle[2] = {a[k][0] + b[k][0], a[k][1] + b[k][1]};
       const double n = norm2(middle[0], middle[1]);
       closeness[k] = n > kMinVal ? (middle[0] * side[0] + middle[1] * side[1]) / n : 0;
@@ -155,7 +157,7 @@ double circle(const double q0[2], const double q1[2], const double* side, double
   u0[1] = a[pick][1];
   u1[0] = b[pick][0];
   u1[1] = b[pick][1];
-  return r * arc[pick];
+  return r * arc(pick);
 }
 
 double geom(const double p0[3], const double p1[3], const double xpos[3], const double xmat[9],
@@ -171,8 +173,14 @@ double geom(const double p0[3], const double p1[3], const double xpos[3], const 
     mat_t_vec3(ls, xmat, tmp);
   }
 
-  // The 2D frame: the plane through the centre and both ends (sphere), or across the axis.
+  // The 2D frame: the plane through the centre and both ends (sphere), or across the axis (the
+  // cylinder's x and y, taken as they are).
   double axis0[3] = {1, 0, 0}, axis1[3] = {0, 1, 0};
+  double q0[2] = {l0[0], l0[1]}, q1[2] = {l1[0], l1[1]}, qs[2] = {};
+  if (side) {
+    qs[0] = ls[0];
+    qs[1] = ls[1];
+  }
   if (is_sphere) {
     copy3(axis0, l0);
     normalize3(axis0);
@@ -189,24 +197,26 @@ double geom(const double p0[3], const double p1[3], const double xpos[3], const 
     }
     normalize3(normal);
     cross3(axis1, normal, axis0);
-  }
-  const double q0[2] = {dot3(l0, axis0), dot3(l0, axis1)};
-  const double q1[2] = {dot3(l1, axis0), dot3(l1, axis1)};
-  double qs[2];
-  if (side) {
-    qs[0] = dot3(ls, axis0);
-    qs[1] = dot3(ls, axis1);
+    q0[0] = dot3(l0, axis0);
+    q0[1] = dot3(l0, axis1);
+    q1[0] = dot3(l1, axis0);
+    q1[1] = dot3(l1, axis1);
+    if (side) {
+      qs[0] = dot3(ls, axis0);
+      qs[1] = dot3(ls, axis1);
+    }
   }
   double u0[2], u1[2];
   const double arc = circle(q0, q1, side ? qs : nullptr, r, u0, u1);
   if (arc < 0) return -1;
 
-  double w0[3], w1[3], length = arc;
-  for (int k = 0; k < 3; ++k) {
-    w0[k] = u0[0] * axis0[k] + u0[1] * axis1[k];
-    w1[k] = u1[0] * axis0[k] + u1[1] * axis1[k];
-  }
-  if (!is_sphere) {
+  double w0[3] = {u0[0], u0[1], 0}, w1[3] = {u1[0], u1[1], 0}, length = arc;
+  if (is_sphere) {
+    for (int k = 0; k < 3; ++k) {
+      w0[k] = u0[0] * axis0[k] + u0[1] * axis1[k];
+      w1[k] = u1[0] * axis0[k] + u1[1] * axis1[k];
+    }
+  } else {
     // The helix unrolls to a straight line: heights interpolate along the 2D path length.
     const double len0 = norm2(q0[0] - u0[0], q0[1] - u0[1]);
     const double len1 = norm2(q1[0] - u1[0], q1[1] - u1[1]);
