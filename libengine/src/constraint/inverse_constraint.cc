@@ -7,6 +7,38 @@
 
 namespace joco {
 
+namespace {
+
+// The one-sided row i (a limit, a frictionless contact or a pyramid edge) and those that follow it,
+// up to the first row of another type: the force and state of each, their cost added to *s in row
+// order. Returns the row after the run. (Apart from the general loop, the rows most models have
+// most of run without its dispatch.)
+int one_sided_rows(Data& d, const double* jar, int i, double* s) {
+  const int nefc = d.nefc;
+  const int* type = d.efc_type;
+  const double* efc_D = d.efc_D;
+  double* force = d.efc_force;
+  int* state = d.efc_state;
+  double sum = *s;
+  do {
+    const double x = jar[i];
+    if (x < 0) {
+      const double D = efc_D[i];
+      force[i] = -D * x;
+      state[i] = kCnstrStateQuadratic;
+      sum += 0.5 * D * x * x;
+    } else {
+      force[i] = 0;
+      state[i] = kCnstrStateSatisfied;
+    }
+    ++i;
+  } while (i < nefc && type[i] >= kCnstrLimitJoint && type[i] <= kCnstrContactPyramidal);
+  *s = sum;
+  return i;
+}
+
+}  // namespace
+
 void constraint_forces(const Model& /*m*/, Data& d, const double* jar, double* cost,
                        bool cone_hessian) {
   const int nefc = d.nefc;
@@ -49,14 +81,7 @@ void constraint_forces(const Model& /*m*/, Data& d, const double* jar, double* c
         break;
       }
       default:  // limits, frictionless contacts, pyramid edges: one-sided
-        if (x < 0) {
-          d.efc_force[i] = -D * x;
-          d.efc_state[i] = kCnstrStateQuadratic;
-          s += 0.5 * D * x * x;
-        } else {
-          d.efc_force[i] = 0;
-          d.efc_state[i] = kCnstrStateSatisfied;
-        }
+        i = one_sided_rows(d, jar, i, &s) - 1;
     }
   }
   if (cost) *cost = s;

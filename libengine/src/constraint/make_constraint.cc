@@ -44,7 +44,9 @@ bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 
 // Appends rows to the constraint arrays, dense or packed sparse.
 class RowWriter {
  public:
-  RowWriter(const Model& m, Data& d) : m_(m), d_(d), sparse_(is_sparse(m)) {}
+  // same_pattern: njmax flags, set for each row written with its predecessor's columns.
+  RowWriter(const Model& m, Data& d, unsigned char* same_pattern)
+      : m_(m), d_(d), sparse_(is_sparse(m)), same_pattern_(same_pattern) {}
 
   // Whether n more rows fit; if not, raises kWarnConstraintFull (the rows are then dropped).
   bool fits(int n) {
@@ -53,11 +55,14 @@ class RowWriter {
     return false;
   }
 
-  // One row with values `vals` on the increasing columns `cols` (ncol of them).
+  // One row with values `vals` on the increasing columns `cols` (ncol of them). same_pattern: the
+  // caller knows them to be the last row's (the rows of one constraint), which spares comparing
+  // the two patterns for the supernodes.
   void add(const double* vals, const int* cols, int ncol, double pos, double margin,
-           double frictionloss, int type, int id) {
+           double frictionloss, int type, int id, bool same_pattern = false) {
     const int i = d_.nefc++;
     const int nv = m_.nv;
+    same_pattern_[i] = same_pattern && i > 0;
     d_.efc_type[i] = type;
     d_.efc_id[i] = id;
     d_.efc_pos[i] = pos;
@@ -85,6 +90,7 @@ class RowWriter {
   const Model& m_;
   Data& d_;
   bool sparse_;
+  unsigned char* same_pattern_;
 };
 
 // Work arrays for one constraint: a column list and up to 10 rows on it.
@@ -122,6 +128,16 @@ int body_pair_chain(const Model& m, int b1, int b2, Scratch& s) {
   const int n1 = dof_chain(m, b1, c1);
   int* c2 = c1 + n1;
   const int n2 = dof_chain(m, b2, c2);
+  if (n1 == 0 || n2 == 0) {  // (a body of the world: the other chain as it is)
+    const int* c = n1 ? c1 : c2;
+    const int n = n1 + n2;
+    for (int k = 0; k < n; ++k) {
+      s.cols[k] = c[k];
+      s.in1[k] = n1 > 0;
+      s.in2[k] = n2 > 0;
+    }
+    return n;
+  }
   int i = 0, j = 0, n = 0;
   while (i < n1 || j < n2) {
     const bool from1 = j >= n2 || (i < n1 && c1[i] <= c2[j]);
@@ -137,12 +153,11 @@ int body_pair_chain(const Model& m, int b1, int b2, Scratch& s) {
 }
 
 // Velocity of a point p attached to the body whose chain holds dof `dof` (com-based motion axes):
-// linear (cdof_lin + cdof_ang x (p - com of the tree)) and angular.
-inline void dof_point_velocity(const Data& d, int dof, const double* p, const double* com,
-                               double* lin, double* ang) {
+// linear (cdof_lin + cdof_ang x offset, offset = p - com of the tree) and angular.
+inline void dof_point_velocity(const Data& d, int dof, const double* offset, double* lin,
+                               double* ang) {
   const double* cdof = d.cdof + 6 * dof;
-  double offset[3], wx[3];
-  sub3(offset, p, com);
+  double wx[3];
   cross3(wx, cdof, offset);
   lin[0] = cdof[3] + wx[0];
   lin[1] = cdof[4] + wx[1];
@@ -157,27 +172,29 @@ inline void dof_point_velocity(const Data& d, int dof, const double* p, const do
 // exactly when p1 == p2.
 void jac_difference(const Model& m, const Data& d, int n, const double* p1, int b1,
                     const double* p2, int b2, Scratch& s) {
-  const double* com1 = d.subtree_com + 3 * m.body_rootid[b1];
-  const double* com2 = d.subtree_com + 3 * m.body_rootid[b2];
+  // the points relative to their trees' centres of mass, once for all columns
+  double offset1[3], offset2[3];
+  sub3(offset1, p1, d.subtree_com + 3 * m.body_rootid[b1]);
+  sub3(offset2, p2, d.subtree_com + 3 * m.body_rootid[b2]);
   for (int k = 0; k < n; ++k) {
     double lin1[3], ang1[3], lin2[3], ang2[3];
     if (s.in1[k] && s.in2[k]) {
-      dof_point_velocity(d, s.cols[k], p1, com1, lin1, ang1);
-      dof_point_velocity(d, s.cols[k], p2, com2, lin2, ang2);
+      dof_point_velocity(d, s.cols[k], offset1, lin1, ang1);
+      dof_point_velocity(d, s.cols[k], offset2, lin2, ang2);
       for (int r = 0; r < 3; ++r) {
         s.jacp[r * n + k] = lin2[r] - lin1[r];
         s.jacr[r * n + k] = ang2[r] - ang1[r];
       }
     } else if (s.in2[k]) {
       // (x - 0 is x, bit for bit)
-      dof_point_velocity(d, s.cols[k], p2, com2, lin2, ang2);
+      dof_point_velocity(d, s.cols[k], offset2, lin2, ang2);
       for (int r = 0; r < 3; ++r) {
         s.jacp[r * n + k] = lin2[r];
         s.jacr[r * n + k] = ang2[r];
       }
     } else {
       // (0 - x, which is +0 where x is 0, unlike -x)
-      dof_point_velocity(d, s.cols[k], p1, com1, lin1, ang1);
+      dof_point_velocity(d, s.cols[k], offset1, lin1, ang1);
       for (int r = 0; r < 3; ++r) {
         s.jacp[r * n + k] = 0.0 - lin1[r];
         s.jacr[r * n + k] = 0.0 - ang1[r];
@@ -235,7 +252,9 @@ void connect_rows(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
   const int n = body_pair_chain(m, b2, b1, s);
   jac_difference(m, d, n, p2, b2, p1, b1, s);
   if (!w.fits(3)) return;
-  for (int r = 0; r < 3; ++r) w.add(s.jacp + r * n, s.cols, n, pos[r], 0, 0, kCnstrEquality, e);
+  for (int r = 0; r < 3; ++r) {
+    w.add(s.jacp + r * n, s.cols, n, pos[r], 0, 0, kCnstrEquality, e, r > 0);
+  }
 }
 
 void weld_rows(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
@@ -269,8 +288,12 @@ void weld_rows(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
     for (int r = 0; r < 3; ++r) rot[r * n + k] = 0.5 * u[1 + r] * torquescale;
   }
   if (!w.fits(6)) return;
-  for (int r = 0; r < 3; ++r) w.add(s.jacp + r * n, s.cols, n, pos[r], 0, 0, kCnstrEquality, e);
-  for (int r = 0; r < 3; ++r) w.add(rot + r * n, s.cols, n, pos[3 + r], 0, 0, kCnstrEquality, e);
+  for (int r = 0; r < 3; ++r) {
+    w.add(s.jacp + r * n, s.cols, n, pos[r], 0, 0, kCnstrEquality, e, r > 0);
+  }
+  for (int r = 0; r < 3; ++r) {
+    w.add(rot + r * n, s.cols, n, pos[3 + r], 0, 0, kCnstrEquality, e, true);
+  }
 }
 
 void joint_equality_row(const Model& m, Data& d, RowWriter& w, Scratch& s, int e) {
@@ -449,7 +472,7 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
       const int type = dim == 1 ? kCnstrContactFrictionless : kCnstrContactElliptic;
       for (int r = 0; r < dim; ++r) {
         w.add(ell + r * n, s.cols, n, r == 0 ? con.dist : 0, r == 0 ? con.includemargin : 0, 0,
-              type, c);
+              type, c, r > 0);
       }
     } else {
       // pyramid edges: normal +- friction_k * (friction direction k)
@@ -460,7 +483,8 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
         const double mu = con.friction[k - 1];
         for (int sign = 1; sign >= -1; sign -= 2) {
           for (int j = 0; j < n; ++j) edge[j] = ell[j] + sign * mu * ell[k * n + j];
-          w.add(edge, s.cols, n, con.dist, con.includemargin, 0, kCnstrContactPyramidal, c);
+          w.add(edge, s.cols, n, con.dist, con.includemargin, 0, kCnstrContactPyramidal, c,
+                k > 1 || sign < 0);
         }
       }
     }
@@ -469,15 +493,18 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
 
 // ---- sparse structure ---------------------------------------------------------------------------
 
-// rowsuper: how many of the following rows share this row's pattern.
+// rowsuper: how many of the following rows share this row's pattern. same_pattern (optional): the
+// rows known to have their predecessor's pattern, which need no comparison.
 void row_supernodes(int nrow, const int* rownnz, const int* rowadr, const int* colind,
-                    int* rowsuper) {
+                    const unsigned char* same_pattern, int* rowsuper) {
   for (int i = nrow - 1; i >= 0; --i) {
     rowsuper[i] = 0;
-    if (i + 1 < nrow && rownnz[i] == rownnz[i + 1] &&
-        std::equal(colind + rowadr[i], colind + rowadr[i] + rownnz[i], colind + rowadr[i + 1])) {
-      rowsuper[i] = rowsuper[i + 1] + 1;
-    }
+    if (i + 1 == nrow) continue;
+    const int* cols = colind + rowadr[i];
+    const bool same =
+        (same_pattern && same_pattern[i + 1]) ||
+        (rownnz[i] == rownnz[i + 1] && std::equal(cols, cols + rownnz[i], colind + rowadr[i + 1]));
+    if (same) rowsuper[i] = rowsuper[i + 1] + 1;
   }
 }
 
@@ -505,7 +532,7 @@ void transpose_jacobian(const Model& m, Data& d) {
       d.efc_JT[at] = vals[k];
     }
   }
-  row_supernodes(nv, d.efc_JT_rownnz, d.efc_JT_rowadr, d.efc_JT_colind, d.efc_JT_rowsuper);
+  row_supernodes(nv, d.efc_JT_rownnz, d.efc_JT_rowadr, d.efc_JT_colind, nullptr, d.efc_JT_rowsuper);
 }
 
 }  // namespace
@@ -536,7 +563,8 @@ void make_constraint(const Model& m, Data& d) {
   s.in1 = frame.array<unsigned char>(nv);
   s.in2 = frame.array<unsigned char>(nv);
 
-  RowWriter w(m, d);
+  unsigned char* same_pattern = frame.array<unsigned char>(m.njmax);
+  RowWriter w(m, d, same_pattern);
   if (!disabled(m, kDisableEquality)) equality_rows(m, d, w, s, sparse);
   d.ne = d.nefc;
   if (!disabled(m, kDisableFrictionloss)) friction_rows(m, d, w, s, sparse);
@@ -546,7 +574,8 @@ void make_constraint(const Model& m, Data& d) {
   if (d.nefc > d.maxuse_efc) d.maxuse_efc = d.nefc;
 
   if (sparse) {
-    row_supernodes(d.nefc, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, d.efc_J_rowsuper);
+    row_supernodes(d.nefc, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, same_pattern,
+                   d.efc_J_rowsuper);
     transpose_jacobian(m, d);
   }
   constraint_parameters(m, d);

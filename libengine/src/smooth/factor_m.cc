@@ -11,11 +11,40 @@ namespace joco {
 
 namespace {
 
-// row_i -= a * row_k over len entries. The rows are disjoint parts of the factor: saying so spares
-// the compiler's overlap checks, which cost more than these short loops.
-inline void sub_scaled(double* __restrict row_i, const double* __restrict row_k, double a,
-                       int len) {
-  for (int t = 0; t < len; ++t) row_i[t] -= a * row_k[t];
+// row_i -= a * row_k over N entries, N known at compile time: unrolled, without the set-up and
+// tail of a vector loop, which cost more than the work on the short rows of most dof trees. The
+// rows are disjoint parts of the factor: saying so spares the compiler's overlap checks.
+template <int N>
+[[gnu::always_inline]] inline void sub_scaled_fixed(double* __restrict row_i,
+                                                    const double* __restrict row_k, double a) {
+  for (int t = 0; t < N; ++t) row_i[t] -= a * row_k[t];
+}
+
+// row_i -= a * row_k over len entries (each entry's product and difference rounded as in a plain
+// loop, whichever way the length is dispatched). Inlined into factor_ld's clones, so that each
+// gets its own vector width.
+[[gnu::always_inline]] inline void sub_scaled(double* __restrict row_i,
+                                              const double* __restrict row_k, double a, int len) {
+  switch (len) {
+    case 1: return sub_scaled_fixed<1>(row_i, row_k, a);
+    case 2: return sub_scaled_fixed<2>(row_i, row_k, a);
+    case 3: return sub_scaled_fixed<3>(row_i, row_k, a);
+    case 4: return sub_scaled_fixed<4>(row_i, row_k, a);
+    case 5: return sub_scaled_fixed<5>(row_i, row_k, a);
+    case 6: return sub_scaled_fixed<6>(row_i, row_k, a);
+    case 7: return sub_scaled_fixed<7>(row_i, row_k, a);
+    case 8: return sub_scaled_fixed<8>(row_i, row_k, a);
+    case 9: return sub_scaled_fixed<9>(row_i, row_k, a);
+    case 10: return sub_scaled_fixed<10>(row_i, row_k, a);
+    case 11: return sub_scaled_fixed<11>(row_i, row_k, a);
+    case 12: return sub_scaled_fixed<12>(row_i, row_k, a);
+    case 13: return sub_scaled_fixed<13>(row_i, row_k, a);
+    case 14: return sub_scaled_fixed<14>(row_i, row_k, a);
+    case 15: return sub_scaled_fixed<15>(row_i, row_k, a);
+    case 16: return sub_scaled_fixed<16>(row_i, row_k, a);
+    default:
+      for (int t = 0; t < len; ++t) row_i[t] -= a * row_k[t];
+  }
 }
 
 }  // namespace
@@ -35,12 +64,13 @@ JOCO_AVX_CLONES void factor_ld(const Model& m, Data& d, const double* mat, doubl
     if (m.dof_simplenum[k]) continue;  // no off-diagonals to eliminate
     const double inv_dkk = 1 / qld[madr[k]];
     // Row k's off-diagonals are its ancestors i in chain order; the part of row k from i on lines
-    // up entry by entry with row i (i's own ancestors follow i in both).
+    // up entry by entry with row i (i's own ancestors follow i in both), so row i's length is
+    // what is left of row k (rows are consecutive: row k ends where row k + 1 begins).
+    const int end_k = k + 1 < m.nv ? madr[k + 1] : m.nM;
     int adr_ki = madr[k] + 1;
     for (int i = parent[k]; i >= 0; i = parent[i], ++adr_ki) {
       const double a = qld[adr_ki] * inv_dkk;
-      const int len = (i + 1 < m.nv ? madr[i + 1] : m.nM) - madr[i];  // rows are consecutive
-      sub_scaled(qld + madr[i], qld + adr_ki, a, len);
+      sub_scaled(qld + madr[i], qld + adr_ki, a, end_k - adr_ki);
       qld[adr_ki] = a;
     }
   }

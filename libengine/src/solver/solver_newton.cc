@@ -109,8 +109,11 @@ class Hessian {
         const int* pattern = d_.efc_J_colind + d_.efc_J_rowadr[i];
         int* cols = row_cols_ + static_cast<size_t>(i) * nv_;
         int n = 0;
-        for (int k = 0; k < d_.efc_J_rownnz[i]; ++k) {
-          if (r[pattern[k]] != 0) cols[n++] = pattern[k];
+        const int nnz = d_.efc_J_rownnz[i];
+        for (int k = 0; k < nnz; ++k) {
+          // (written always, kept when non-zero: no branch on the values)
+          cols[n] = pattern[k];
+          n += r[pattern[k]] != 0;
         }
         row_nnz_[i] = n;
       }
