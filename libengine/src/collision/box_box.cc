@@ -181,7 +181,9 @@ int contacts(const Routine& r, Contact* con) {
         best = c;
         m = i;
       }
-      if (c < 0.5) flat[nflat++] = i;
+      // Two at most: with orthonormal axes and a unit normal no more than two are below 0.5 (their
+      // squares sum to 1), but a model's axes need not be (a quaternion off unit length in a .jmb).
+      if (c < 0.5 && nflat < 2) flat[nflat++] = i;
     }
   } else {
     const int a = (r.first_axis + 1) % 3, b = (r.first_axis + 2) % 3;

@@ -12,6 +12,7 @@
 
 #include "collision/broadphase.h"
 #include "joco/forward.h"
+#include "joco/jmb.h"
 #include "joco/mjcf.h"
 #include "math/vec.h"
 #include "support/test_support.h"
@@ -361,6 +362,19 @@ TEST(Collision, MakesNoHeapAllocation) {
   collision(m, d);
   EXPECT_GT(d.ncon, 10);
   EXPECT_EQ(counter.count(), 0);
+}
+
+// A fuzz finding (testdata/fuzz/README.md, collision/): a .jmb whose box geoms have quaternions off
+// unit length (accepted: finite, and normalisable), so their axes are not orthonormal; the
+// box-box routine took all three axes of such a box for the incident face's flat axes and wrote
+// past its two edge vectors (AddressSanitizer: stack-buffer-overflow in box_box.cc).
+TEST(BoxBox, AxesThatAreNotOrthonormalStayInBounds) {
+  const std::string path = test::testdata("fuzz/collision/box_quaternions_not_unit.jmb");
+  const Model m = read_jmb(test::read_file(path), path);
+  Data d(m);
+  forward(m, d);
+  EXPECT_GE(d.ncon, 1);  // the boxes still touch
+  for (int i = 0; i < 10; ++i) step(m, d);
 }
 
 }  // namespace
