@@ -164,6 +164,12 @@ enum ConstraintType : int {
   kCnstrContactElliptic,
 };
 
+// Limits, frictionless contacts and pyramid edges: the rows whose cost is quadratic on one side and
+// zero on the other, which the solvers handle alike (the types between these two, in this order).
+constexpr bool is_one_sided_constraint(int type) {
+  return type >= kCnstrLimitJoint && type <= kCnstrContactPyramidal;
+}
+
 enum ConstraintState : int {
   kCnstrStateSatisfied = 0,
   kCnstrStateQuadratic,

@@ -32,7 +32,7 @@ int one_sided_rows(Data& d, const double* jar, int i, double* s) {
       state[i] = kCnstrStateSatisfied;
     }
     ++i;
-  } while (i < nefc && type[i] >= kCnstrLimitJoint && type[i] <= kCnstrContactPyramidal);
+  } while (i < nefc && is_one_sided_constraint(type[i]));
   *s = sum;
   return i;
 }

@@ -26,11 +26,6 @@ struct Point {
   double curvature = 0;  // d2 cost / d alpha2
 };
 
-// Limits, frictionless contacts and pyramid edges: rows whose cost is quadratic on one side.
-inline bool is_one_sided(int type) {
-  return type >= kCnstrLimitJoint && type <= kCnstrContactPyramidal;
-}
-
 // The polynomials along the line: the Gauss term and the equality rows (always quadratic) summed
 // into `base`; friction rows in their quad slots; one-sided rows packed for a branch-free loop;
 // per elliptic contact, in its rows' quad slots (3 dim >= 9): N = n0 + alpha n1; T^2 = t0 +
@@ -57,7 +52,7 @@ void setup_polynomials(Context& c, double* base) {
   c.ncones = 0;
   for (int i = 0; i < n; ++i) {
     const int type = d.efc_type[i];
-    if (is_one_sided(type)) {
+    if (is_one_sided_constraint(type)) {
       // the run of one-sided rows from here, packed (most rows of most models: a loop of its own)
       int k = c.npacked;
       do {
@@ -69,7 +64,7 @@ void setup_polynomials(Context& c, double* base) {
         q2[k] = 0.5 * D * w * w;
         ++k;
         ++i;
-      } while (i < n && is_one_sided(d.efc_type[i]));
+      } while (i < n && is_one_sided_constraint(d.efc_type[i]));
       c.npacked = k;
       --i;
       continue;
