@@ -120,6 +120,12 @@ std::string shape_text(const std::vector<hsize_t>& dims);
 // Whether the bytes carry HDF5's signature where a superblock may start.
 bool looks_like_hdf5(std::span<const uint8_t> bytes);
 
+// Opens an HDF5 file image (the bytes of a whole file, as standard input gives them) read-only,
+// in place: the library reads `bytes` without copying them and never frees them, so they must
+// outlive the returned identifier. Negative when the library refuses it. `name` is the name the
+// library gives the file ("file-image", say).
+hid_t open_hdf5_image(std::span<const uint8_t> bytes, const char* name);
+
 // Whether `name` is a link in `parent` to an object of the given kind.
 bool has_object(hid_t parent, const std::string& name, H5I_type_t kind);
 

@@ -353,13 +353,8 @@ MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& whe
                              const MarkerReadOptions& options) {
   silence_hdf5();
   // A file image, so that standard input and files are read alike.
-  H5Handle fapl = plist(H5P_FILE_ACCESS);
-  if (H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
-      H5Pset_file_image(fapl.get(), const_cast<uint8_t*>(bytes.data()), bytes.size()) < 0) {
-    fail_input(where + ": cannot open as HDF5");
-  }
-  guard_hdf5_read(where, [&] { return H5Fopen("marker-image", H5F_ACC_RDONLY, fapl.get()); });
-  H5Handle file = make_in(H5Fopen("marker-image", H5F_ACC_RDONLY, fapl.get()), H5Fclose,
+  guard_hdf5_read(where, [&] { return open_hdf5_image(bytes, "marker-image"); });
+  H5Handle file = make_in(open_hdf5_image(bytes, "marker-image"), H5Fclose,
                           where + ": cannot open as HDF5");
   const hid_t root = file.get();
   MarkerData data;
