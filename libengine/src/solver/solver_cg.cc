@@ -9,6 +9,7 @@
 #include "joco/solver.h"
 #include "math/vec.h"
 #include "solver/primal_problem.h"
+#include "solver/stopping.h"
 
 namespace joco {
 
@@ -52,7 +53,9 @@ void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref) 
     const double gradient = c.scale * std::sqrt(gnorm2);
     primal::record(c, iter, improvement, gradient, 0);
     ++iter;
-    if (improvement < m.opt.tolerance || gradient < m.opt.tolerance) break;
+    if (improvement_ends_iterations(improvement, m.opt.tolerance) || gradient < m.opt.tolerance) {
+      break;
+    }
   }
   d.solver_iter = iter;
   d.solver_nnz = 0;

@@ -17,6 +17,7 @@
 #include "solver/cholesky.h"
 #include "solver/hessian_pattern.h"
 #include "solver/primal_problem.h"
+#include "solver/stopping.h"
 
 namespace joco {
 
@@ -475,7 +476,9 @@ void solve_newton(const Model& m, Data& d, int max_iterations, const double* jar
     const double gradient = c.scale * std::sqrt(gnorm2);
     primal::record(c, iter, improvement, gradient, nupdate);
     ++iter;
-    if (improvement < m.opt.tolerance || gradient < m.opt.tolerance) break;
+    if (improvement_ends_iterations(improvement, m.opt.tolerance) || gradient < m.opt.tolerance) {
+      break;
+    }
   }
   d.solver_iter = iter;
 }

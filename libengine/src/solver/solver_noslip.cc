@@ -8,6 +8,7 @@
 #include "joco/constraint.h"
 #include "joco/solver.h"
 #include "solver/dual_problem.h"
+#include "solver/stopping.h"
 
 namespace joco {
 
@@ -107,7 +108,7 @@ void solve_noslip(const Model& m, Data& d, int max_iterations) {
       d.solver[slot].nactive = nefc;
     }
     ++iter;
-    if (improvement < m.opt.noslip_tolerance) break;
+    if (improvement_ends_iterations(improvement, m.opt.noslip_tolerance)) break;
   }
   d.solver_iter += iter;  // (MuJoCo 2.2.2 counts noslip iterations with the solver's)
   dual::set_states(m, d);

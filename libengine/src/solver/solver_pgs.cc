@@ -9,6 +9,7 @@
 
 #include "joco/solver.h"
 #include "solver/dual_problem.h"
+#include "solver/stopping.h"
 
 namespace joco {
 
@@ -127,7 +128,7 @@ void solve_pgs(const Model& m, Data& d, int max_iterations) {
       }
     }
     ++iter;
-    if (improvement < m.opt.tolerance) break;
+    if (improvement_ends_iterations(improvement, m.opt.tolerance)) break;
   }
   d.solver_iter = iter;
   dual::finish(m, d);

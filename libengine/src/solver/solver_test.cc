@@ -10,6 +10,8 @@
 #include <random>
 
 #include "joco/constraint.h"
+#include "joco/forward.h"
+#include "joco/jmb.h"
 #include "joco/mjcf.h"
 #include "joco/smooth.h"
 #include "math/vec.h"
@@ -271,6 +273,26 @@ TEST(Solvers, NoHeapAllocation) {
       }
       m.opt.noslip_iterations = 0;
     }
+  }
+}
+
+// A fuzzed model (testdata/fuzz/solver/) whose constraint forces become NaN and that asks for
+// 5,373,952 noslip iterations: every solver, and noslip after it, stops at the first iteration
+// whose improvement is not a finite number, where it used to sweep on to its limit.
+TEST(Solvers, StopWhenTheForcesAreNotNumbers) {
+  const std::string path = test::testdata("fuzz/solver/nan_forces_many_noslip_iterations.jmb");
+  Model m = read_jmb(test::read_file(path), path);
+  ASSERT_EQ(m.opt.noslip_iterations, 5373952);
+  m.opt.iterations = 100000;
+  for (int solver : {kSolverPGS, kSolverCG, kSolverNewton}) {
+    m.opt.solver = solver;
+    Data d = make_data(m);
+    forward(m, d);
+    EXPECT_GT(d.solver_iter, 0) << "solver " << solver;
+    EXPECT_LT(d.solver_iter, 1000) << "solver " << solver;
+    bool finite = true;
+    for (int i = 0; i < m.nv; ++i) finite = finite && std::isfinite(d.qacc[i]);
+    EXPECT_FALSE(finite) << "solver " << solver << ": the state was meant to diverge";
   }
 }
 
