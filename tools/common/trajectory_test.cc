@@ -1361,6 +1361,47 @@ TEST(TrajectoryExtras, RoundTripAnyShape) {
   EXPECT_THROW(t.read_extra("B"), InputError);
 }
 
+// A per-row loop's handles (TrajectoryWriter::extra) write what appending by name writes, with the
+// same checks; allow_missing holds for a handle made before it.
+TEST(TrajectoryExtras, HandlesAppendAsNamesDo) {
+  const Model m = joco::test::pendulum_model();
+  const test::TempDir temp;
+  const std::string& dir = temp.path();
+  WriterOptions options;
+  options.strict_finite = true;  // a NaN anywhere but in "seen" would throw
+  {
+    TrajectoryFileWriter file(dir + "/x.h5", m, options);
+    TrajectoryWriter& w = file.trajectory();
+    const ExtraDataset a = w.extra("A", {2, 3});
+    const ExtraDataset seen = w.extra("seen", {1});
+    w.allow_missing("seen");
+    EXPECT_THROW(w.extra("A", {3, 2}), std::invalid_argument);
+    EXPECT_THROW(w.extra("qvel", {1}), std::invalid_argument);
+    EXPECT_THROW(w.append_extra(ExtraDataset{}, std::vector<double>(6), 1), std::invalid_argument);
+    EXPECT_THROW(w.append_extra(a, std::vector<double>(5), 1), std::invalid_argument);
+    Data d(m);
+    for (int row = 0; row < 4; ++row) {
+      w.append_row(d, {Field::kQpos});
+      std::vector<double> values(6);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = 10.0 * row + static_cast<double>(i);
+      if (row % 2) {
+        w.append_extra(a, values, 1);
+      } else {
+        w.append_extra("A", {2, 3}, values);
+      }
+      const double missing = row == 2 ? std::nan("") : 1.0;
+      w.append_extra(seen, {&missing, 1}, 1);
+    }
+    file.commit();
+  }
+  Trajectory t = TrajectoryInput::open(dir + "/x.h5").single();
+  std::vector<size_t> dims;
+  const Matrix a = t.read_extra("A", &dims);
+  EXPECT_THAT(dims, ElementsAre(4, 2, 3));
+  for (int row = 0; row < 4; ++row) EXPECT_EQ(a(row, 4), 10.0 * row + 4);
+  EXPECT_TRUE(std::isnan(t.read_extra("seen")(2, 0)));
+}
+
 TEST(TrajectoryExtras, RowsMustMatchQpos) {
   const Model m = joco::test::pendulum_model();
   const test::TempDir temp;

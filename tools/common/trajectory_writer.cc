@@ -77,6 +77,7 @@ struct Column {
   int deflate_level = 0;          // 0: stored as is, else shuffled and deflated
   std::mutex* hdf5 = nullptr;     // the file's lock around HDF5 calls
   size_t written = 0;             // rows in the file
+  bool missing_allowed = false;   // NaN is a missing value (TrajectoryWriter::allow_missing)
   ChunkBuffer buffer;
   std::vector<hsize_t> extent,
       offset;  // of the next chunk written (kept: flushes allocate nothing)
@@ -504,6 +505,11 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
 
 void TrajectoryWriter::append_extra(const std::string& name, const std::vector<size_t>& row_shape,
                                     std::span<const double> values, size_t rows) {
+  append_extra(extra(name, row_shape), values, rows);
+}
+
+ExtraDataset TrajectoryWriter::extra(const std::string& name,
+                                     const std::vector<size_t>& row_shape) {
   Impl& w = *impl_;
   w.check_open();
   if (field_by_name(name) || name == "contact") {
@@ -528,27 +534,39 @@ void TrajectoryWriter::append_extra(const std::string& name, const std::vector<s
       c.row_size = 0;
       it = w.extras.emplace(name, std::move(c)).first;
     }
+    it->second.missing_allowed = w.missing_allowed.contains(name);
   } else if (!std::equal(row_shape.begin(), row_shape.end(), it->second.inner.begin(),
-                         it->second.inner.end())) {  // no copy: called once a row by --record
+                         it->second.inner.end())) {
     throw std::invalid_argument("append_extra: " + name + " changed its row shape");
   }
-  Column& c = it->second;
+  ExtraDataset dataset;
+  dataset.column_ = &it->second;  // std::map keeps its elements in place
+  return dataset;
+}
+
+void TrajectoryWriter::append_extra(ExtraDataset dataset, std::span<const double> values,
+                                    size_t rows) {
+  Impl& w = *impl_;
+  w.check_open();
+  if (!dataset.column_)
+    throw std::invalid_argument("append_extra: an ExtraDataset not made by extra()");
+  Column& c = *static_cast<Column*>(dataset.column_);
   if (values.size() != rows * c.row_size) {
     throw std::invalid_argument("append_extra: " + std::to_string(values.size()) + " values for " +
-                                std::to_string(rows) + " rows of " + name);
+                                std::to_string(rows) + " rows of " + c.name);
   }
   if (c.row_size == 0) {
     c.written += rows;
     return;
   }
-  if (!w.missing_allowed.contains(name)) {
-    w.nonfinite.scan(w.prefix(), name, c.rows(), values, c.row_size);
-  }
+  if (!c.missing_allowed) w.nonfinite.scan(w.prefix(), c.name, c.rows(), values, c.row_size);
   append_column(c, values.data(), rows, w.prefix());
 }
 
 void TrajectoryWriter::allow_missing(const std::string& name) {
   impl_->missing_allowed.insert(name);
+  auto it = impl_->extras.find(name);
+  if (it != impl_->extras.end()) it->second.missing_allowed = true;
 }
 
 void TrajectoryWriter::set_extra_attribute(const std::string& dataset, const std::string& name,

@@ -54,6 +54,14 @@ struct WriterOptions {
 
 class TrajectoryFileWriter;
 
+// An extra dataset of a TrajectoryWriter, looked up once (TrajectoryWriter::extra) for a per-row
+// loop; valid while its writer is open.
+class ExtraDataset {
+ private:
+  friend class TrajectoryWriter;
+  void* column_ = nullptr;
+};
+
 // One trajectory group being written. Rows are appended field by field, buffered, and written a
 // whole chunk at a time; every field that is written must end with the same number of rows. The
 // memory held is at most one chunk per dataset (buffered_bytes), none once closed.
@@ -90,6 +98,10 @@ class TrajectoryWriter {
   // The same with rows = values.size() / row size; std::invalid_argument for an empty row shape.
   void append_extra(const std::string& name, const std::vector<size_t>& row_shape,
                     std::span<const double> values);
+  // The extra dataset `name` with rows of `row_shape`, made (empty) or found, as append_extra
+  // finds it (the same checks): a per-row loop appends through it without looking the name up.
+  ExtraDataset extra(const std::string& name, const std::vector<size_t>& row_shape);
+  void append_extra(ExtraDataset dataset, std::span<const double> values, size_t rows);
   // NaN in the extra dataset `name` means a missing value (a marker not seen), not a failure: it is
   // not reported as non-finite.
   void allow_missing(const std::string& name);

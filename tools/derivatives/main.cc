@@ -253,6 +253,18 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
   std::array<double, kNAccuracy> mean_accuracy{};
   double forward_seconds = 0, inverse_seconds = 0;
   int64_t nefc_sum = 0;
+  // The extra datasets, looked up once: the loop appends a row to each.
+  const ExtraDataset source_row = w.extra("source_row", {});
+  const std::array<ExtraDataset, 6> matrices = {
+      w.extra("dqacc_dqpos", shape),         w.extra("dqacc_dqvel", shape),
+      w.extra("dqacc_dqfrc", shape),         w.extra("dqfrc_inverse_dqpos", shape),
+      w.extra("dqfrc_inverse_dqvel", shape), w.extra("dqfrc_inverse_dqacc", shape)};
+  const ExtraDataset accuracy_dataset = w.extra("accuracy", {kNAccuracy});
+  const ExtraDataset qderiv_dataset = w.extra("qDeriv", shape);
+  ContinuousDerivatives deriv;  // made nv x nv by the first state, then reused
+  ContinuousOptions forward_only = options, inverse_only = options;
+  forward_only.inverse = false;
+  inverse_only.forward = false;
   Progress progress("derivatives", static_cast<int64_t>(states.count()), !ctx.quiet());
   for (size_t k = 0; k < states.count(); ++k) {
     states.load(m, d, k);
@@ -261,34 +273,25 @@ int continuous(const Model& loaded, const Options& o, const ToolContext& ctx) {
                      Field::kQacc, Field::kNefc});
     nefc_sum += d.nefc;
     const double row = static_cast<double>(states.row(k));
-    w.append_extra("source_row", {}, {&row, 1});
-    ContinuousOptions one = options;
-    one.inverse = false;
+    w.append_extra(source_row, {&row, 1}, 1);
     auto t0 = std::chrono::steady_clock::now();
-    ContinuousDerivatives deriv = continuous_derivatives(m, d, workers, one);
+    continuous_derivatives(m, d, workers, forward_only, deriv);
     auto t1 = std::chrono::steady_clock::now();
     forward_seconds += std::chrono::duration<double>(t1 - t0).count();
     // Timed apart, as mujoco-derivative prints the two separately.
-    one.forward = false;
-    one.inverse = true;
-    ContinuousDerivatives inv = continuous_derivatives(m, d, workers, one);
+    continuous_derivatives(m, d, workers, inverse_only, deriv);
     inverse_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    deriv.dqfrc_dqpos = std::move(inv.dqfrc_dqpos);
-    deriv.dqfrc_dqvel = std::move(inv.dqfrc_dqvel);
-    deriv.dqfrc_dqacc = std::move(inv.dqfrc_dqacc);
-    w.append_extra("dqacc_dqpos", shape, deriv.dqacc_dqpos, 1);
-    w.append_extra("dqacc_dqvel", shape, deriv.dqacc_dqvel, 1);
-    w.append_extra("dqacc_dqfrc", shape, deriv.dqacc_dqfrc, 1);
-    w.append_extra("dqfrc_inverse_dqpos", shape, deriv.dqfrc_dqpos, 1);
-    w.append_extra("dqfrc_inverse_dqvel", shape, deriv.dqfrc_dqvel, 1);
-    w.append_extra("dqfrc_inverse_dqacc", shape, deriv.dqfrc_dqacc, 1);
+    const std::array<const std::vector<double>*, 6> values = {
+        &deriv.dqacc_dqpos, &deriv.dqacc_dqvel, &deriv.dqacc_dqfrc,
+        &deriv.dqfrc_dqpos, &deriv.dqfrc_dqvel, &deriv.dqfrc_dqacc};
+    for (size_t i = 0; i < matrices.size(); ++i) w.append_extra(matrices[i], *values[i], 1);
     const std::array<double, kNAccuracy> accuracy = continuous_derivative_accuracy(deriv);
-    w.append_extra("accuracy", {kNAccuracy}, accuracy);
+    w.append_extra(accuracy_dataset, accuracy, 1);
     for (int i = 0; i < kNAccuracy; ++i)
       mean_accuracy[static_cast<size_t>(i)] += accuracy[static_cast<size_t>(i)];
     // d is not used again before the next row's state is put in it.
     smooth_velocity_derivative_dense(m, d, m.opt.integrator != kIntImplicitFast, qderiv.data());
-    w.append_extra("qDeriv", shape, qderiv, 1);
+    w.append_extra(qderiv_dataset, qderiv, 1);
     progress.advance();
   }
   progress.finish();

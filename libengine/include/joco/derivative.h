@@ -101,6 +101,11 @@ struct ContinuousDerivatives {
 ContinuousDerivatives continuous_derivatives(const Model& m, const Data& state,
                                              std::span<Data> workers,
                                              const ContinuousOptions& options);
+// The same into `out`, for a loop over states: the matrices of the sets computed are made nv x nv
+// where they are not (so only the first state allocates), those of a set not computed are left as
+// they are.
+void continuous_derivatives(const Model& m, const Data& state, std::span<Data> workers,
+                            const ContinuousOptions& options, ContinuousDerivatives& out);
 
 // The accuracy check of mujoco-derivative: log10 of the relative L1 norm of residuals that vanish
 // for exact derivatives, in this order (G inverse, F forward, 0 pos, 1 vel, 2 acc/force):

@@ -180,74 +180,70 @@ void inverse_dynamics_fd(const Model& m, Data& d, const ContinuousOptions& optio
 ContinuousDerivatives continuous_derivatives(const Model& m, const Data& state,
                                              std::span<Data> workers,
                                              const ContinuousOptions& options) {
+  ContinuousDerivatives r;
+  continuous_derivatives(m, state, workers, options, r);
+  return r;
+}
+
+void continuous_derivatives(const Model& m, const Data& state, std::span<Data> workers,
+                            const ContinuousOptions& options, ContinuousDerivatives& out) {
   if (workers.empty()) throw RuntimeError("continuous_derivatives: no worker Data");
   const int nv = m.nv;
   const size_t n = static_cast<size_t>(nv) * static_cast<size_t>(nv);
-  ContinuousDerivatives r;
-  r.nv = nv;
+  out.nv = nv;
   const int nworker = static_cast<int>(std::min<size_t>(workers.size(), std::max(nv, 1)));
+  // (every column of each matrix is set below, by one worker)
   if (options.inverse) {
-    r.dqfrc_dqpos.assign(n, 0.0);
-    r.dqfrc_dqvel.assign(n, 0.0);
-    r.dqfrc_dqacc.assign(n, 0.0);
+    for (std::vector<double>* x : {&out.dqfrc_dqpos, &out.dqfrc_dqvel, &out.dqfrc_dqacc}) {
+      x->resize(n);
+    }
     for_each_worker(nv, nworker, [&](int t, int begin, int end) {
       Data& d = workers[static_cast<size_t>(t)];
       copy_inputs(m, state, d);
-      inverse_dynamics_fd(m, d, options, begin, end, r.dqfrc_dqpos.data(), r.dqfrc_dqvel.data(),
-                          r.dqfrc_dqacc.data());
+      inverse_dynamics_fd(m, d, options, begin, end, out.dqfrc_dqpos.data(), out.dqfrc_dqvel.data(),
+                          out.dqfrc_dqacc.data());
     });
   }
   if (options.forward) {
-    r.dqacc_dqpos.assign(n, 0.0);
-    r.dqacc_dqvel.assign(n, 0.0);
-    r.dqacc_dqfrc.assign(n, 0.0);
+    for (std::vector<double>* x : {&out.dqacc_dqpos, &out.dqacc_dqvel, &out.dqacc_dqfrc}) {
+      x->resize(n);
+    }
     for_each_worker(nv, nworker, [&](int t, int begin, int end) {
       Data& d = workers[static_cast<size_t>(t)];
       copy_inputs(m, state, d);
-      forward_dynamics_fd(m, d, options, begin, end, r.dqacc_dqpos.data(), r.dqacc_dqvel.data(),
-                          r.dqacc_dqfrc.data());
+      forward_dynamics_fd(m, d, options, begin, end, out.dqacc_dqpos.data(), out.dqacc_dqvel.data(),
+                          out.dqacc_dqfrc.data());
     });
   }
-  return r;
 }
 
 namespace {
 
-// log10 of |residual|_1 / |base|_1, both floored at kMinVal.
-double relative_norm(const std::vector<double>& residual, const std::vector<double>& base) {
+// log10 of |residual|_1 / |base|_1 for nv x nv matrices, both floored at kMinVal; the residual's
+// entries from residual(i, j), summed in row-major order (no matrix is formed: the check runs
+// once a state in joco-derivatives' loop).
+template <typename Entry>
+double relative_norm(int nv, Entry residual, const std::vector<double>& base) {
   double res = 0, ref = 0;
-  for (double x : residual) res += std::fabs(x);
+  for (int i = 0; i < nv; ++i) {
+    for (int j = 0; j < nv; ++j) res += std::fabs(residual(i, j));
+  }
   for (double x : base) ref += std::fabs(x);
   return std::log10(std::max(kMinVal, res / std::max(kMinVal, ref)));
 }
 
-// a * b for nv x nv row-major matrices.
-std::vector<double> product(const std::vector<double>& a, const std::vector<double>& b, int nv) {
-  std::vector<double> c(a.size(), 0.0);
-  for (int i = 0; i < nv; ++i) {
-    for (int k = 0; k < nv; ++k) {
-      const double aik = a[static_cast<size_t>(i * nv + k)];
-      for (int j = 0; j < nv; ++j)
-        c[static_cast<size_t>(i * nv + j)] += aik * b[static_cast<size_t>(k * nv + j)];
-    }
+// (a * b)(i, j) for nv x nv row-major matrices, summed over k in order.
+double product_at(const std::vector<double>& a, const std::vector<double>& b, int nv, int i,
+                  int j) {
+  double c = 0;
+  for (int k = 0; k < nv; ++k) {
+    c += a[static_cast<size_t>(i * nv + k)] * b[static_cast<size_t>(k * nv + j)];
   }
   return c;
 }
 
-std::vector<double> minus_transpose(const std::vector<double>& a, int nv) {
-  std::vector<double> c(a.size());
-  for (int i = 0; i < nv; ++i) {
-    for (int j = 0; j < nv; ++j) {
-      c[static_cast<size_t>(i * nv + j)] =
-          a[static_cast<size_t>(j * nv + i)] - a[static_cast<size_t>(i * nv + j)];
-    }
-  }
-  return c;
-}
-
-std::vector<double> sum(std::vector<double> a, const std::vector<double>& b) {
-  for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
-  return a;
+double at(const std::vector<double>& a, int nv, int i, int j) {
+  return a[static_cast<size_t>(i * nv + j)];
 }
 
 }  // namespace
@@ -267,16 +263,24 @@ std::array<double, kNAccuracy> continuous_derivative_accuracy(const ContinuousDe
   const auto& F0 = deriv.dqacc_dqpos;
   const auto& F1 = deriv.dqacc_dqvel;
   const auto& F2 = deriv.dqacc_dqfrc;
-  std::vector<double> g2f2 = product(G2, F2, nv);
-  for (int i = 0; i < nv; ++i) g2f2[static_cast<size_t>(i * (nv + 1))] -= 1;
-  return {relative_norm(g2f2, G2),
-          relative_norm(minus_transpose(G2, nv), G2),
-          relative_norm(minus_transpose(G1, nv), G1),
-          relative_norm(minus_transpose(F2, nv), F2),
-          relative_norm(sum(product(G2, F1, nv), G1), G1),
-          relative_norm(sum(product(G2, F0, nv), G0), G0),
-          relative_norm(sum(product(F2, G1, nv), F1), F1),
-          relative_norm(sum(product(F2, G0, nv), F0), F0)};
+  // a product plus a matrix, and a matrix's asymmetry
+  auto product_plus = [nv](const std::vector<double>& a, const std::vector<double>& b,
+                           const std::vector<double>& c) {
+    return [&a, &b, &c, nv](int i, int j) { return product_at(a, b, nv, i, j) + at(c, nv, i, j); };
+  };
+  auto asymmetry = [nv](const std::vector<double>& a) {
+    return [&a, nv](int i, int j) { return at(a, nv, j, i) - at(a, nv, i, j); };
+  };
+  return {
+      relative_norm(
+          nv, [&](int i, int j) { return product_at(G2, F2, nv, i, j) - (i == j ? 1 : 0); }, G2),
+      relative_norm(nv, asymmetry(G2), G2),
+      relative_norm(nv, asymmetry(G1), G1),
+      relative_norm(nv, asymmetry(F2), F2),
+      relative_norm(nv, product_plus(G2, F1, G1), G1),
+      relative_norm(nv, product_plus(G2, F0, G0), G0),
+      relative_norm(nv, product_plus(F2, G1, F1), F1),
+      relative_norm(nv, product_plus(F2, G0, F0), F0)};
 }
 
 void smooth_velocity_derivative_dense(const Model& m, Data& d, bool with_bias, double* dense) {

@@ -119,6 +119,34 @@ TEST(ContinuousFd, ForwardWorkerAllocatesNothing) {
   EXPECT_EQ(d.pstack, pstack);
 }
 
+// joco-derivatives --continuous's loop over states: after the first state has made the matrices,
+// a state's derivatives (one worker: more start threads) and their accuracy check allocate
+// nothing, and the matrices are those of a fresh call.
+TEST(ContinuousFd, AStateLoopAllocatesOnlyAtItsFirstState) {
+  Model m = compile_mjcf_file(test::testdata("mujoco/model/humanoid/humanoid.xml"));
+  prepare_model_for_continuous_fd(m);
+  Data state(m);
+  std::vector<Data> workers;
+  workers.emplace_back(m);
+  ContinuousDerivatives reused;
+  for (int t = 0; t < 60; ++t) step(m, state);
+  forward(m, state);
+  continuous_derivatives(m, state, workers, ContinuousOptions{}, reused);
+  for (int t = 0; t < 60; ++t) step(m, state);
+  forward(m, state);
+  test::AllocationCounter counter;
+  continuous_derivatives(m, state, workers, ContinuousOptions{}, reused);
+  const std::array<double, kNAccuracy> accuracy = continuous_derivative_accuracy(reused);
+  EXPECT_EQ(counter.count(), 0);
+  const ContinuousDerivatives fresh =
+      continuous_derivatives(m, state, workers, ContinuousOptions{});
+  EXPECT_EQ(reused.dqacc_dqpos, fresh.dqacc_dqpos);
+  EXPECT_EQ(reused.dqacc_dqfrc, fresh.dqacc_dqfrc);
+  EXPECT_EQ(reused.dqfrc_dqvel, fresh.dqfrc_dqvel);
+  EXPECT_EQ(reused.dqfrc_dqacc, fresh.dqfrc_dqacc);
+  EXPECT_EQ(accuracy, continuous_derivative_accuracy(fresh));
+}
+
 TEST(ContinuousFd, InverseDerivativesOfSmoothDynamics) {
   const Model m = smooth_humanoid();
   const int nv = m.nv;
