@@ -6,10 +6,12 @@
 // else: any other exception, a crash, a sanitizer report or a hang is a finding.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "joco/data.h"
@@ -23,10 +25,26 @@ namespace joco::fuzz {
 // (2 GB) would report a legitimate allocation as a finding.
 inline constexpr double kMaxRunBytes = 256.0 * 1024 * 1024;
 
+// Iteration limits above this (opt.iterations, noslip_iterations, mpr_iterations) are lowered to
+// it for the run: the solvers and MPR may use every iteration a model asks for, as MuJoCo's do, so
+// a model asking for millions (a badly scaled one that never meets its tolerance) runs for
+// minutes. That is its request, not a hang of joco's; an iteration that never ends would be.
+inline constexpr int kMaxRunIterations = 1000;
+
 // One forward pass (collision, constraints, sensors) of an accepted model: whatever a loader
 // accepts must be safe to simulate. RuntimeError (a divergence the engine reports) is an answer.
-inline void run_once(const Model& m) {
-  if (data_bytes(m.sizes()).total > kMaxRunBytes) return;
+inline void run_once(const Model& loaded) {
+  if (data_bytes(loaded.sizes()).total > kMaxRunBytes) return;
+  std::optional<Model> capped;
+  const Option& o = loaded.opt;
+  if (std::max({o.iterations, o.noslip_iterations, o.mpr_iterations}) > kMaxRunIterations) {
+    capped.emplace(loaded);
+    for (int* limit : {&capped->opt.iterations, &capped->opt.noslip_iterations,
+                       &capped->opt.mpr_iterations}) {
+      *limit = std::min(*limit, kMaxRunIterations);
+    }
+  }
+  const Model& m = capped ? *capped : loaded;
   Data d = make_data(m);
   try {
     forward(m, d);
