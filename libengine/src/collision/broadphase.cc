@@ -15,6 +15,7 @@ namespace {
 struct BodyBox {
   double lo[3], hi[3];
   int body;
+  int contype, conaffinity;  // the union of its collidable geoms' bits
 };
 
 // Box of body b from its dynamically collidable geoms; false when it has none.
@@ -26,10 +27,13 @@ bool body_box(const Model& m, const Data& d, int b, BodyBox* box) {
     box->hi[k] = -kInf;
   }
   box->body = b;
+  box->contype = box->conaffinity = 0;
   const int first = m.body_geomadr[b], count = m.body_geomnum[b];
   for (int g = first; g < first + count; ++g) {
     if (!m.geom_contype[g] && !m.geom_conaffinity[g]) continue;
     any = true;
+    box->contype |= m.geom_contype[g];
+    box->conaffinity |= m.geom_conaffinity[g];
     const double rbound = m.geom_rbound[g];
     if (rbound <= 0) {  // planes (and anything without a bound) reach everywhere
       for (int k = 0; k < 3; ++k) {
@@ -46,6 +50,13 @@ bool body_box(const Model& m, const Data& d, int b, BodyBox* box) {
     }
   }
   return any;
+}
+
+// Whether any geom of a body can collide with any of the other's by the contype/conaffinity test.
+// A pair that cannot has no dynamic contact, so it is left out here (a composite's particles
+// overlap in thousands of pairs that may collide only with the world's geoms).
+inline bool may_collide(const BodyBox& a, const BodyBox& b) {
+  return (a.contype & b.conaffinity) || (b.contype & a.conaffinity);
 }
 
 // Whether boxes a and b overlap along axis k.
@@ -91,8 +102,8 @@ int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signature
     int count = 0;
     for (int i = 0; i < n; ++i) {
       for (int j = i + 1; j < n; ++j) {
-        if (overlap(boxes[i], boxes[j], 0) && overlap(boxes[i], boxes[j], 1) &&
-            overlap(boxes[i], boxes[j], 2)) {
+        if (may_collide(boxes[i], boxes[j]) && overlap(boxes[i], boxes[j], 0) &&
+            overlap(boxes[i], boxes[j], 1) && overlap(boxes[i], boxes[j], 2)) {
           out[count++] = body_pair_signature(boxes[i].body, boxes[j].body);
         }
       }
@@ -141,7 +152,7 @@ int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signature
     const BodyBox& bi = boxes[i];
     for (int j = i + 1; j < n && boxes[j].lo[axis] <= bi.hi[axis]; ++j) {
       const BodyBox& bj = boxes[j];
-      if (!overlap(bi, bj, a1) || !overlap(bi, bj, a2)) continue;
+      if (!may_collide(bi, bj) || !overlap(bi, bj, a1) || !overlap(bi, bj, a2)) continue;
       out[count++] = bi.body < bj.body ? body_pair_signature(bi.body, bj.body)
                                        : body_pair_signature(bj.body, bi.body);
     }

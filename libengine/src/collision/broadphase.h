@@ -15,7 +15,8 @@ inline int signature_body2(int signature) { return (signature & 0xFFFF) - 1; }
 
 // Writes the signatures of the body pairs whose axis-aligned boxes (over each body's geoms that
 // can collide dynamically, each a cube of half-size geom_rbound + margin; planes unbounded)
-// overlap, sorted ascending, to memory taken from `frame`, and returns their number.
+// overlap and whose geoms' contype and conaffinity bits allow a dynamic contact, sorted ascending,
+// to memory taken from `frame`, and returns their number.
 int broadphase(const Model& m, const Data& d, StackFrame& frame, int** signatures);
 
 }  // namespace joco
