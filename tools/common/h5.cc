@@ -109,9 +109,9 @@ void write_doubles_attribute(hid_t obj, const std::string& name, std::span<const
                              const std::string& where) {
   if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
   H5Handle space = simple_space({static_cast<hsize_t>(values.size())});
-  H5Handle a = make_out(
-      H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-      H5Aclose, "cannot write attribute " + name + " of " + where);
+  H5Handle a =
+      make_out(H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+               H5Aclose, "cannot write attribute " + name + " of " + where);
   if (H5Awrite(a.get(), H5T_NATIVE_DOUBLE, values.data()) < 0)
     fail_write("cannot write attribute " + name + " of " + where);
 }
@@ -393,12 +393,29 @@ InputDataset open_numeric(hid_t parent, const std::string& name, const std::stri
   return d;
 }
 
+bool has_listed_attribute(hid_t obj, const std::string& name, const std::string& where) {
+  struct Search {
+    const std::string* name;
+    bool found = false;
+  } search{&name};
+  const herr_t status = H5Aiterate2(
+      obj, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* listed, const H5A_info_t*, void* data) -> herr_t {
+        auto* s = static_cast<Search*>(data);
+        s->found = *s->name == listed;
+        return s->found ? 1 : 0;
+      },
+      &search);
+  if (status < 0 && !search.found) {
+    fail_input(where + ": damaged HDF5 file: its attributes cannot be listed");
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return search.found;
+}
+
 LooseAttribute loose_attribute(hid_t obj, const std::string& name, const std::string& where) {
   LooseAttribute out;
-  if (H5Aexists(obj, name.c_str()) <= 0) {
-    H5Eclear2(H5E_DEFAULT);
-    return out;
-  }
+  if (!has_listed_attribute(obj, name, where)) return out;
   out.present = true;
   const hid_t a = H5Aopen(obj, name.c_str(), H5P_DEFAULT);
   if (a < 0) {
@@ -451,9 +468,7 @@ LooseAttribute loose_attribute(hid_t obj, const std::string& name, const std::st
 // Opens an attribute if present; checks it holds one value.
 std::optional<H5Handle> open_attribute(hid_t obj, const std::string& name,
                                        const std::string& where) {
-  const htri_t exists = H5Aexists(obj, name.c_str());
-  if (exists < 0) fail_input("cannot read attribute " + name + " of " + where);
-  if (exists == 0) return std::nullopt;
+  if (!has_listed_attribute(obj, name, where)) return std::nullopt;
   H5Handle a = make_in(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose,
                        "cannot read attribute " + name + " of " + where);
   H5Handle space =

@@ -169,6 +169,13 @@ struct LooseAttribute {
   }
 };
 
+// Whether obj has the attribute `name` among those the library lists for it (H5Aiterate2, by
+// name): the readers open by name only attributes listed so, because the checking process
+// (h5_guard.h) reads an object's attributes as the library lists them. A damaged object header
+// can list none while an open by name still finds one, which the library then read out of bounds
+// (a SIGSEGV of joco-inverse, found by hdf5_trajectory_fuzz). InputError when the listing fails.
+bool has_listed_attribute(hid_t obj, const std::string& name, const std::string& where);
+
 // The attribute `name` of obj as a LooseAttribute.
 LooseAttribute loose_attribute(hid_t obj, const std::string& name, const std::string& where);
 

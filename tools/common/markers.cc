@@ -354,8 +354,8 @@ MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& whe
   silence_hdf5();
   // A file image, so that standard input and files are read alike.
   guard_hdf5_read(where, [&] { return open_hdf5_image(bytes, "marker-image"); });
-  H5Handle file = make_in(open_hdf5_image(bytes, "marker-image"), H5Fclose,
-                          where + ": cannot open as HDF5");
+  H5Handle file =
+      make_in(open_hdf5_image(bytes, "marker-image"), H5Fclose, where + ": cannot open as HDF5");
   const hid_t root = file.get();
   MarkerData data;
   data.units = "m";
@@ -389,7 +389,7 @@ MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& whe
     frames = ds.dims[0];
     const size_t nm = ds.dims[1];
     // Names: an attribute names on the dataset, or a dataset marker_names / names.
-    if (H5Aexists(ds.dataset.get(), "names") > 0) {
+    if (has_listed_attribute(ds.dataset.get(), "names", at)) {
       H5Handle a = make_in(H5Aopen(ds.dataset.get(), "names", H5P_DEFAULT), H5Aclose,
                            at + ": attribute names");
       H5Handle space = make_in(H5Aget_space(a.get()), H5Sclose, at + ": attribute names");
