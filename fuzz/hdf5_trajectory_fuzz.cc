@@ -86,8 +86,22 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:^H5\n"; }
 // The checking process is a fork of this one: a sanitizer report there (on what the HDF5 library
 // does with a damaged file) must end it as a crash ends it, without libFuzzer's death callback
 // saving the input as a finding of this process.
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+//
+// libFuzzer's limit on one allocation (-malloc_limit_mb, by default the RSS limit, 2 GB) is a hook
+// that the child inherits too: a damaged file that makes the library ask for more in the child
+// (which the guard contains: it ends the child once it has grown by 1 GB) wrote an "oom-"
+// artifact from the child, counted as a finding though this process went on unharmed. So the
+// limit is put out of reach (1 TB) before libFuzzer reads its flags (a -malloc_limit_mb on the
+// command line still wins, being later): this process's own memory stays bounded by -rss_limit_mb.
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   pthread_atfork(nullptr, nullptr, [] { __sanitizer_set_death_callback([] { _exit(134); }); });
+  static std::vector<char*> args;
+  static char limit[] = "-malloc_limit_mb=1048576";
+  args.assign(*argv, *argv + *argc);
+  args.insert(args.begin() + (*argc > 0 ? 1 : 0), limit);
+  args.push_back(nullptr);
+  *argc += 1;
+  *argv = args.data();
   return 0;
 }
 
