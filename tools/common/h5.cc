@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "joco/error.h"
@@ -299,7 +300,62 @@ hid_t open_hdf5_image(std::span<const uint8_t> bytes, const char* name) {
 }
 
 // Whether `name` is a link in `parent` to an object of the given kind.
+namespace {
+
+// Whether the library lists a link `name` in `group` (H5Literate, by name); false when the listing
+// fails before finding it.
+bool has_listed_link(hid_t group, const std::string& name) {
+  struct Search {
+    const std::string* name;
+    bool found = false;
+  } search{&name};
+  H5Literate(
+      group, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* listed, const H5L_info_t*, void* data) -> herr_t {
+        auto* s = static_cast<Search*>(data);
+        s->found = *s->name == listed;
+        return s->found ? 1 : 0;
+      },
+      &search);
+  H5Eclear2(H5E_DEFAULT);
+  return search.found;
+}
+
+}  // namespace
+
 bool has_object(hid_t parent, const std::string& name, H5I_type_t kind) {
+  // Every link on the way listed in the group before it, as the checking process follows them.
+  std::optional<H5Handle> opened;
+  hid_t at = parent;
+  size_t pos = 0;
+  if (!name.empty() && name[0] == '/') {
+    opened.emplace(H5Gopen2(parent, "/", H5P_DEFAULT), H5Gclose);
+    if (!opened->valid()) {
+      H5Eclear2(H5E_DEFAULT);
+      return false;
+    }
+    at = opened->get();
+    pos = 1;
+  }
+  while (pos < name.size()) {
+    const size_t slash = name.find('/', pos);
+    const std::string component =
+        name.substr(pos, slash == std::string::npos ? slash : slash - pos);
+    if (!component.empty() && component != ".") {
+      if (!has_listed_link(at, component)) return false;
+      if (slash != std::string::npos) {
+        H5Handle next(H5Gopen2(at, component.c_str(), H5P_DEFAULT), H5Gclose);
+        if (!next.valid()) {
+          H5Eclear2(H5E_DEFAULT);
+          return false;
+        }
+        opened = std::move(next);
+        at = opened->get();
+      }
+    }
+    if (slash == std::string::npos) break;
+    pos = slash + 1;
+  }
   if (H5LTpath_valid(parent, name.c_str(), true) <= 0) {
     H5Eclear2(H5E_DEFAULT);
     return false;
