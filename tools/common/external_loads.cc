@@ -61,7 +61,7 @@ Storage read_hdf5_table(const std::string& path) {
     std::string name(static_cast<size_t>(n), '\0');
     H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
                        static_cast<size_t>(n) + 1, H5P_DEFAULT);
-    if (has_object(g.get(), name, H5I_DATASET)) names.push_back(name);
+    if (object_type(g.get(), name) == H5I_DATASET) names.push_back(name);  // a listed name
   }
   const auto time_at = std::find(names.begin(), names.end(), "time");
   if (time_at == names.end()) throw InputError(path + ": no dataset 'time'");

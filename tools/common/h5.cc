@@ -356,18 +356,22 @@ bool has_object(hid_t parent, const std::string& name, H5I_type_t kind) {
     if (slash == std::string::npos) break;
     pos = slash + 1;
   }
+  return object_type(parent, name) == kind;
+}
+
+H5I_type_t object_type(hid_t parent, const std::string& name) {
   if (H5LTpath_valid(parent, name.c_str(), true) <= 0) {
     H5Eclear2(H5E_DEFAULT);
-    return false;
+    return H5I_BADID;
   }
   const hid_t obj = H5Oopen(parent, name.c_str(), H5P_DEFAULT);
   if (obj < 0) {
     H5Eclear2(H5E_DEFAULT);
-    return false;
+    return H5I_BADID;
   }
-  const bool result = H5Iget_type(obj) == kind;
+  const H5I_type_t type = H5Iget_type(obj);
   H5Oclose(obj);
-  return result;
+  return type;
 }
 
 // Reads a numeric dataset (or a row range of it) as doubles.

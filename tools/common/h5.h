@@ -126,8 +126,13 @@ bool looks_like_hdf5(std::span<const uint8_t> bytes);
 // library gives the file ("file-image", say).
 hid_t open_hdf5_image(std::span<const uint8_t> bytes, const char* name);
 
-// Whether `name` is a link in `parent` to an object of the given kind.
+// Whether `name` (a path, from the file's root when it starts with '/') leads to an object of the
+// given kind through links the library lists, each in the group before it: the checking process
+// (h5_guard.h) follows links as listed, so the readers open by name only what it has read.
 bool has_object(hid_t parent, const std::string& name, H5I_type_t kind);
+// The type of the object `name` leads to (H5I_GROUP, H5I_DATASET, ...; H5I_BADID when none),
+// for a name just listed in `parent` (has_object would list the group again for every name).
+H5I_type_t object_type(hid_t parent, const std::string& name);
 
 // Reads a numeric dataset (or a row range of it) as doubles.
 void read_doubles(hid_t dataset, const std::vector<hsize_t>& dims, size_t first, size_t count,

@@ -148,11 +148,13 @@ class Walker {
         std::string name(static_cast<size_t>(size), '\0');
         H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
                            static_cast<size_t>(size) + 1, H5P_DEFAULT);
+        by_order.names.push_back(std::move(name));  // readers that list by index open these
       }
     }
     H5Eclear2(H5E_DEFAULT);
-    for (const std::string& name : by_order.names) {
-      if (std::find(n.names.begin(), n.names.end(), name) == n.names.end()) n.names.push_back(name);
+    std::set<std::string> listed(n.names.begin(), n.names.end());
+    for (std::string& name : by_order.names) {
+      if (listed.insert(name).second) n.names.push_back(std::move(name));
     }
     for (const std::string& name : n.names) link(g, path, name, depth);
   }
@@ -173,8 +175,9 @@ class Walker {
       }
     }
     H5Eclear2(H5E_DEFAULT);
-    const bool is_group = has_object(g, name, H5I_GROUP);
-    const bool is_dataset = !is_group && has_object(g, name, H5I_DATASET);
+    const H5I_type_t type = object_type(g, name);  // a listed name
+    const bool is_group = type == H5I_GROUP;
+    const bool is_dataset = type == H5I_DATASET;
     if ((!is_group && !is_dataset) || !in_scope(child)) return;
     const hid_t obj = H5Oopen(g, name.c_str(), H5P_DEFAULT);
     if (obj < 0) {

@@ -125,7 +125,7 @@ void read_hdf5(ParameterTable& t, const Model& m) {
     std::string name(static_cast<size_t>(n), '\0');
     H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
                        static_cast<size_t>(n) + 1, H5P_DEFAULT);
-    if (has_object(g.get(), name, H5I_DATASET)) names.push_back(name);
+    if (object_type(g.get(), name) == H5I_DATASET) names.push_back(name);  // a listed name
   }
   if (names.empty()) throw InputError(t.path + ": no datasets (one per parameter expected)");
   size_t rows = 0;
