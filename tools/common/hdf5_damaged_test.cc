@@ -296,6 +296,22 @@ TEST(DamagedHdf5, ClaimedRowsBeyondTheFileExit3) {
   fs::remove_all(dir);
 }
 
+// Found by hdf5_trajectory_fuzz (testdata/fuzz/hdf5_trajectory/markers_crash_at_close.h5): a
+// markers file on which the library crashed in H5Fclose, after every read had gone well (in the
+// fuzz target's sanitized process; a Release joco-ik's checking child crashed earlier). The
+// checking process now closes the file as the tool does, so that a crash at close happens there.
+TEST(DamagedHdf5, MarkersThatCrashTheLibraryAtCloseExit3) {
+  const std::string dir = scratch();
+  const std::string file = kTestdata + "/fuzz/hdf5_trajectory/markers_crash_at_close.h5";
+  for (const Reader& r : readers()) {
+    if (std::string(r.name) != "ik") continue;
+    const Outcome o = run_tool(command(r, file, dir + "/out.h5"), dir + "/err.txt", 60);
+    EXPECT_EQ(o.signal, 0) << r.name << " died by " << strsignal(o.signal);
+    EXPECT_EQ(o.exit_code, 3) << r.name << ": " << o.err;
+  }
+  fs::remove_all(dir);
+}
+
 // Found by hdf5_trajectory_fuzz (testdata/fuzz/hdf5_trajectory/): a group whose attributes the
 // library cannot list (so the checking process read none of them) while opening one by name
 // ("format") still worked, and reading it copied 32 MB from a 4 KB block: SIGSEGV in

@@ -112,11 +112,20 @@ void simulate_ranges(Model& m, const ModelSpec& spec, std::vector<Found>& found)
   for (Found& f : found) {
     if (!f.simulate) continue;
     const int i = f.i;
-    const auto [low, low_spread] = push(m, d, i, -1, lr);
-    const auto [high, high_spread] = push(m, d, i, 1, lr);
-    const double width = high - low;
     const std::string name = spec.actuators[static_cast<size_t>(i)].name;
     const Origin& origin = spec.actuators[static_cast<size_t>(i)].origin;
+    // The simulation fails as the model's own would (a Data stack too small for it, say): a
+    // fault of the model, reported as such (mjcf_fuzz found RuntimeError leaving the compiler).
+    std::pair<double, double> low_push, high_push;
+    try {
+      low_push = push(m, d, i, -1, lr);
+      high_push = push(m, d, i, 1, lr);
+    } catch (const RuntimeError& e) {
+      throw InputError(origin.describe(name) + ": length range computation failed: " + e.what());
+    }
+    const auto [low, low_spread] = low_push;
+    const auto [high, high_spread] = high_push;
+    const double width = high - low;
     if (!(width > 0) || !std::isfinite(width)) {
       throw InputError(origin.describe(name) +
                        ": length range computation found an empty or invalid range");

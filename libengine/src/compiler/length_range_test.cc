@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "joco/error.h"
 #include "joco/mjcf.h"
 #include "support/test_support.h"
 
@@ -43,4 +44,20 @@ TEST(LengthRange, SimulatesOnTheModelAndRestoresItsOptions) {
 }
 
 }  // namespace
+// Found by mjcf_fuzz (testdata/fuzz/mjcf/): a mutated arm26 whose <size nstack> is too small for
+// the compiler's length-range simulation; the stack's RuntimeError left compile_mjcf (and ended
+// the fuzz target by std::terminate). It is the model's fault: an InputError naming the actuator.
+TEST(LengthRange, AStackTooSmallForTheSimulationIsTheModelsError) {
+  const std::string path = test::testdata("fuzz/mjcf/lengthrange_stack_too_small.mjcf");
+  try {
+    (void)compile_mjcf_file(path);
+    FAIL() << "compiled";
+  } catch (const InputError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("length range computation failed: the Data stack is too small"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace joco
