@@ -302,21 +302,23 @@ hid_t open_hdf5_image(std::span<const uint8_t> bytes, const char* name) {
 // Whether `name` is a link in `parent` to an object of the given kind.
 namespace {
 
+// A search of one name in a listing (H5Literate, H5Aiterate2): stops there.
+struct NameSearch {
+  const std::string* name;
+  bool found = false;
+};
+template <typename Info>
+herr_t stop_at_name(hid_t, const char* listed, const Info*, void* data) {
+  auto* s = static_cast<NameSearch*>(data);
+  s->found = *s->name == listed;
+  return s->found ? 1 : 0;
+}
+
 // Whether the library lists a link `name` in `group` (H5Literate, by name); false when the listing
 // fails before finding it.
 bool has_listed_link(hid_t group, const std::string& name) {
-  struct Search {
-    const std::string* name;
-    bool found = false;
-  } search{&name};
-  H5Literate(
-      group, H5_INDEX_NAME, H5_ITER_INC, nullptr,
-      [](hid_t, const char* listed, const H5L_info_t*, void* data) -> herr_t {
-        auto* s = static_cast<Search*>(data);
-        s->found = *s->name == listed;
-        return s->found ? 1 : 0;
-      },
-      &search);
+  NameSearch search{&name};
+  H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, stop_at_name<H5L_info_t>, &search);
   H5Eclear2(H5E_DEFAULT);
   return search.found;
 }
@@ -454,18 +456,9 @@ InputDataset open_numeric(hid_t parent, const std::string& name, const std::stri
 }
 
 bool has_listed_attribute(hid_t obj, const std::string& name, const std::string& where) {
-  struct Search {
-    const std::string* name;
-    bool found = false;
-  } search{&name};
-  const herr_t status = H5Aiterate2(
-      obj, H5_INDEX_NAME, H5_ITER_INC, nullptr,
-      [](hid_t, const char* listed, const H5A_info_t*, void* data) -> herr_t {
-        auto* s = static_cast<Search*>(data);
-        s->found = *s->name == listed;
-        return s->found ? 1 : 0;
-      },
-      &search);
+  NameSearch search{&name};
+  const herr_t status =
+      H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, nullptr, stop_at_name<H5A_info_t>, &search);
   if (status < 0 && !search.found) {
     fail_input(where + ": damaged HDF5 file: its attributes cannot be listed");
   }
