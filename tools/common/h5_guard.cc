@@ -4,21 +4,29 @@
 #include <hdf5_hl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "common/h5.h"
+#include "common/tool.h"
 #include "joco/error.h"
 
 namespace joco::tools {
@@ -223,48 +231,484 @@ uint64_t address_space_bytes(const std::string& pid = "self") {
   return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-// The child: opens, reads, says 'K' when done. It never returns: _exit leaves the parent's files,
-// buffers and HDF5 state alone.
-[[noreturn]] void run_child(int fd, const Hdf5Opener& open, const std::string& scope) {
+// What the reading process sends, each as a tag, a length and that many bytes.
+enum Tag : char {
+  kTagStep = 'P',    // a step of the reading: the process is not hung
+  kTagLog = 'L',     // a message the reading logged (level, text): the tool logs it
+  kTagValues = 'V',  // values for the caller's ValueSink
+  kTagReply = 'R',   // the reply: a status (below), then the handler's reply or a message
+};
+
+// How a request ended: its reply, or the kind of exception, rethrown by the tool as the same kind.
+enum Status : uint64_t {
+  kOk,
+  kInputError,
+  kRuntimeError,
+  kUsageError,
+  kBadAlloc,
+  kInvalidArgument,
+  kLengthError,
+  kOtherError,
+};
+
+[[noreturn]] void rethrow_status(uint64_t status, const std::string& message) {
+  switch (status) {
+    case kInputError: throw InputError(message);
+    case kRuntimeError: throw RuntimeError(message);
+    case kUsageError: throw UsageError(message);
+    case kBadAlloc: throw std::bad_alloc();
+    case kInvalidArgument: throw std::invalid_argument(message);
+    case kLengthError: throw std::length_error(message);
+    default: throw std::runtime_error(message);
+  }
+}
+
+// The status and message of the exception being handled.
+std::pair<uint64_t, std::string> current_status() {
+  try {
+    throw;
+  } catch (const InputError& e) {
+    return {kInputError, e.what()};
+  } catch (const RuntimeError& e) {
+    return {kRuntimeError, e.what()};
+  } catch (const UsageError& e) {
+    return {kUsageError, e.what()};
+  } catch (const std::bad_alloc&) {
+    return {kBadAlloc, "out of memory"};
+  } catch (const std::invalid_argument& e) {
+    return {kInvalidArgument, e.what()};
+  } catch (const std::length_error& e) {
+    return {kLengthError, e.what()};
+  } catch (const std::exception& e) {
+    return {kOtherError, e.what()};
+  } catch (...) {
+    return {kOtherError, "unknown exception in the reading process"};
+  }
+}
+
+std::atomic<bool> g_in_process{false};
+std::atomic<uint64_t> g_failures{0};
+
+// The reading process's side of the socket. A write that fails means the tool is gone: the
+// process ends.
+class ChildChannel {
+ public:
+  explicit ChildChannel(int fd) : fd_(fd) {}
+
+  void send(Tag tag, const void* data, size_t size) {
+    char head[9];
+    head[0] = tag;
+    const uint64_t n = size;
+    std::memcpy(head + 1, &n, sizeof(n));
+    write_all(head, sizeof(head));
+    write_all(data, size);
+  }
+  // At most every 0.1 s.
+  void step() {
+    const double now = now_seconds();
+    if (now - last_step_ < 0.1) return;
+    last_step_ = now;
+    send(kTagStep, nullptr, 0);
+  }
+  // The next request; false when the tool has closed its side.
+  bool receive(Wire& request) {
+    uint64_t n = 0;
+    if (!read_all(&n, sizeof(n))) return false;
+    request = Wire();
+    request.bytes.resize(n);
+    return read_all(request.bytes.data(), n);
+  }
+
+ private:
+  void write_all(const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t w = ::send(fd_, p, size, MSG_NOSIGNAL);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) _exit(2);
+      p += w;
+      size -= static_cast<size_t>(w);
+    }
+  }
+  bool read_all(void* data, size_t size) {
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+      const ssize_t r = ::read(fd_, p, size);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      p += r;
+      size -= static_cast<size_t>(r);
+    }
+    return true;
+  }
+  int fd_;
+  double last_step_ = 0;
+};
+
+// The reading process's log messages go to the tool, which logs them as its own.
+class ForwardSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+ public:
+  explicit ForwardSink(ChildChannel& channel) : channel_(channel) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    Wire w;
+    w.put(static_cast<uint64_t>(msg.level));
+    w.put(std::string(msg.payload.data(), msg.payload.size()));
+    channel_.send(kTagLog, w.bytes.data(), w.bytes.size());
+  }
+  void flush_() override {}
+
+ private:
+  ChildChannel& channel_;
+};
+
+class ChildStream : public ReplyStream {
+ public:
+  explicit ChildStream(ChildChannel& channel) : channel_(channel) {}
+  void step() override { channel_.step(); }
+  void values(std::span<const double> v) override {
+    channel_.send(kTagValues, v.data(), v.size_bytes());
+    channel_.step();
+  }
+
+ private:
+  ChildChannel& channel_;
+};
+
+void send_reply(ChildChannel& channel, uint64_t status, const std::string& body) {
+  Wire w;
+  w.put(status);
+  w.bytes += body;
+  channel.send(kTagReply, w.bytes.data(), w.bytes.size());
+}
+
+// The reading process: opens and reads the file, then serves requests until the tool closes its
+// side. It never returns: _exit leaves the tool's files, buffers and atexit handlers alone.
+[[noreturn]] void run_child(int fd, const ReaderProcess::Open& open) {
   const rlimit no_core{0, 0};
-  setrlimit(RLIMIT_CORE, &no_core);  // a crash here is expected, and reported by the parent
-  // The child dies by the signal of its crash, plainly, whatever handlers the process had (a
+  setrlimit(RLIMIT_CORE, &no_core);  // a crash here is expected, and reported by the tool
+  // The process dies by the signal of its crash, plainly, whatever handlers the tool had (a
   // sanitizer's or a fuzzer's would report the library's crash as the tool's own).
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
     signal(sig, SIG_DFL);
-  // Nothing of the child reaches the tool's output (glibc's "corrupted" messages before an abort,
-  // say): its outcome is reported by the parent.
+  // Nothing of it reaches the tool's output directly (glibc's "corrupted" messages before an
+  // abort, say): its log messages go through the channel, its outcome is reported by the tool.
   const int null = ::open("/dev/null", O_RDWR);
   if (null >= 0) {
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
   }
-  double last = 0;
-  // Progress reaches the parent at most every 0.1 s.
-  const std::function<void()> step = [&] {
-    const double now = now_seconds();
-    if (now - last < 0.1) return;
-    last = now;
-    const char c = '.';
-    if (write(fd, &c, 1) < 0) _exit(2);
-  };
+  ChildChannel channel(fd);
+  if (spdlog::logger* logger = spdlog::default_logger_raw()) {
+    logger->sinks().clear();
+    logger->sinks().push_back(std::make_shared<ForwardSink>(channel));
+  }
+  ReaderHandler handler;
   try {
     silence_hdf5();
-    const hid_t file = open();
-    H5Eclear2(H5E_DEFAULT);
-    if (file >= 0) {
-      read_whole_hdf5(file, scope, step);
-      // and closes it, as the tool will: closing frees what the walk cached, and on a damaged
-      // file that can crash too (hdf5_trajectory_fuzz: SIGSEGV in H5Fclose after the markers)
-      H5Fclose(file);
-    }
+    handler = open([&] { channel.step(); });
+    send_reply(channel, kOk, "");
   } catch (...) {
+    const auto [status, message] = current_status();
+    send_reply(channel, status, message);
+    _exit(0);
   }
-  const char done = 'K';
-  _exit(write(fd, &done, 1) == 1 ? 0 : 2);
+  ChildStream stream(channel);
+  Wire request;
+  while (channel.receive(request)) {
+    Wire reply;
+    try {
+      handler(request, reply, stream);
+      send_reply(channel, kOk, reply.bytes);
+    } catch (...) {
+      const auto [status, message] = current_status();
+      send_reply(channel, status, message);
+    }
+  }
+  _exit(0);
 }
 
+void sink_values(ValueSink* sink, std::span<const double> v) {
+  if (!sink) throw std::logic_error("reading process: values for a request without a sink");
+  if (sink->grow) {
+    sink->grow->insert(sink->grow->end(), v.begin(), v.end());
+  } else {
+    if (v.size() > sink->fixed.size() - sink->filled)
+      throw std::logic_error("reading process: more values than the request's buffer holds");
+    std::copy(v.begin(), v.end(), sink->fixed.begin() + static_cast<ptrdiff_t>(sink->filled));
+  }
+  sink->filled += v.size();
+}
+
+class LocalStream : public ReplyStream {
+ public:
+  explicit LocalStream(ValueSink* sink) : sink_(sink) {}
+  void step() override {}
+  void values(std::span<const double> v) override { sink_values(sink_, v); }
+
+ private:
+  ValueSink* sink_;
+};
+
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Wire
+
+void Wire::put(uint64_t v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof(v)); }
+void Wire::put(double v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof(v)); }
+void Wire::put(const std::string& s) {
+  put(static_cast<uint64_t>(s.size()));
+  bytes += s;
+}
+void Wire::put(const std::vector<std::string>& v) {
+  put(static_cast<uint64_t>(v.size()));
+  for (const std::string& s : v) put(s);
+}
+void Wire::put(const std::vector<size_t>& v) {
+  put(static_cast<uint64_t>(v.size()));
+  for (size_t x : v) put(static_cast<uint64_t>(x));
+}
+void Wire::put_doubles(std::span<const double> v) {
+  put(static_cast<uint64_t>(v.size()));
+  bytes.append(reinterpret_cast<const char*>(v.data()), v.size_bytes());
+}
+
+void Wire::take(void* out, size_t n) {
+  if (n > bytes.size() - at_) throw std::logic_error("reading process: a message ends early");
+  if (n == 0) return;  // `out` may be an empty vector's null data()
+  std::memcpy(out, bytes.data() + at_, n);
+  at_ += n;
+}
+uint64_t Wire::u64() {
+  uint64_t v = 0;
+  take(&v, sizeof(v));
+  return v;
+}
+double Wire::f64() {
+  double v = 0;
+  take(&v, sizeof(v));
+  return v;
+}
+std::string Wire::string() {
+  const uint64_t n = u64();
+  if (n > bytes.size() - at_) throw std::logic_error("reading process: a message ends early");
+  std::string s(bytes, at_, n);
+  at_ += n;
+  return s;
+}
+std::vector<std::string> Wire::strings() {
+  std::vector<std::string> v(u64());
+  for (std::string& s : v) s = string();
+  return v;
+}
+std::vector<size_t> Wire::sizes() {
+  std::vector<size_t> v(u64());
+  for (size_t& x : v) x = u64();
+  return v;
+}
+std::vector<double> Wire::doubles() {
+  const uint64_t n = u64();
+  if (n > (bytes.size() - at_) / sizeof(double))
+    throw std::logic_error("reading process: a message ends early");
+  std::vector<double> v(n);
+  take(v.data(), n * sizeof(double));
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ReaderProcess
+
+struct ReaderProcess::Impl {
+  std::string name;
+  ReaderHandler local;  // in the fuzz target's own process
+  pid_t pid = -1;
+  int fd = -1;
+  uint64_t start_vm = 0;
+  std::optional<std::string> failure;  // set once the process has failed
+  std::mutex mutex;
+
+  ~Impl() { end(); }
+
+  void end() {
+    if (fd >= 0) close(fd);
+    fd = -1;
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      int status = 0;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+    pid = -1;
+  }
+
+  [[noreturn]] void fail(const std::string& why) {
+    failure = name + ": damaged HDF5 file: " + why + "; refused";
+    ++g_failures;
+    throw InputError(*failure);
+  }
+
+  // Reads `size` bytes, watching the process: a hang, growth beyond kGuardMemoryBytes or its
+  // end is a failure (fail()).
+  void receive(void* data, size_t size) {
+    clockid_t child_clock;
+    const bool has_clock = clock_getcpuclockid(pid, &child_clock) == 0;
+    auto child_cpu = [&] {
+      timespec ts{};
+      if (!has_clock || clock_gettime(child_clock, &ts) != 0) return 0.0;
+      return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    };
+    double progress_wall = now_seconds(), progress_cpu = child_cpu();
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+      // A damaged file can make the library allocate without end (one changed byte: 7.6 GB in
+      // 24 s). (A limit set in the process, RLIMIT_AS, would make the allocation fail there and
+      // the reading go on.)
+      const uint64_t vm = address_space_bytes(std::to_string(pid));
+      if (start_vm > 0 && vm > start_vm + kGuardMemoryBytes) {
+        end();
+        fail("the HDF5 library asked for more than " + std::to_string(kGuardMemoryBytes >> 20) +
+             " MB reading it");
+      }
+      pollfd pfd{fd, POLLIN, 0};
+      const int r = poll(&pfd, 1, 250);
+      if (r < 0 && errno == EINTR) continue;
+      if (r == 0) {
+        const double waited = now_seconds() - progress_wall;
+        if ((waited >= kGuardIdleSeconds && child_cpu() - progress_cpu >= kGuardIdleCpuSeconds) ||
+            waited >= kGuardStallSeconds) {
+          end();
+          fail("the HDF5 library made no progress reading it for " +
+               std::to_string(kGuardIdleSeconds) + " s");
+        }
+        continue;
+      }
+      const ssize_t n = ::read(fd, p, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) died();
+      p += n;
+      size -= static_cast<size_t>(n);
+      progress_wall = now_seconds();
+      progress_cpu = child_cpu();
+    }
+  }
+
+  [[noreturn]] void died() {
+    close(fd);
+    fd = -1;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    if (WIFSIGNALED(status)) {
+      fail(std::string("the HDF5 library crashed reading it (") + strsignal(WTERMSIG(status)) +
+           ")");
+    }
+    fail("reading it failed in the reading process");
+  }
+
+  // Frames until the reply; returns its body, or rethrows the request's exception.
+  Wire reply(ValueSink* sink) {
+    for (;;) {
+      char head[9];
+      receive(head, sizeof(head));
+      uint64_t size = 0;
+      std::memcpy(&size, head + 1, sizeof(size));
+      if (head[0] == kTagStep && size == 0) continue;
+      if (size > (uint64_t{1} << 40)) died();
+      Wire body;
+      body.bytes.resize(size);
+      receive(body.bytes.data(), size);
+      switch (head[0]) {
+        case kTagLog: {
+          const auto level = static_cast<spdlog::level::level_enum>(body.u64());
+          spdlog::log(level, "{}", body.string());
+          break;
+        }
+        case kTagValues: {
+          std::span<const double> v(reinterpret_cast<const double*>(body.bytes.data()),
+                                     body.bytes.size() / sizeof(double));
+          sink_values(sink, v);
+          break;
+        }
+        case kTagReply: {
+          const uint64_t status = body.u64();
+          if (status != kOk) rethrow_status(status, body.bytes.substr(sizeof(uint64_t)));
+          Wire out;
+          out.bytes = body.bytes.substr(sizeof(uint64_t));
+          return out;
+        }
+        default: died();
+      }
+    }
+  }
+};
+
+ReaderProcess::ReaderProcess(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ReaderProcess::~ReaderProcess() = default;
+
+void ReaderProcess::set_in_process(bool in_process) { g_in_process = in_process; }
+uint64_t ReaderProcess::failures() { return g_failures; }
+
+std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, const Open& open) {
+  auto impl = std::make_unique<Impl>();
+  impl->name = name;
+  if (g_in_process) {
+    silence_hdf5();
+    impl->local = open([] {});
+    return std::shared_ptr<ReaderProcess>(new ReaderProcess(std::move(impl)));
+  }
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    throw RuntimeError(name + ": cannot read the HDF5 file in a child process: " +
+                       std::strerror(errno));
+  }
+  impl->start_vm = address_space_bytes();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    const int e = errno;
+    close(fds[0]);
+    close(fds[1]);
+    throw RuntimeError(name + ": cannot read the HDF5 file in a child process: " +
+                       std::strerror(e));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    run_child(fds[1], open);
+  }
+  close(fds[1]);
+  impl->pid = pid;
+  impl->fd = fds[0];
+  (void)impl->reply(nullptr);  // the file is open and read, or its exception is thrown here
+  return std::shared_ptr<ReaderProcess>(new ReaderProcess(std::move(impl)));
+}
+
+Wire ReaderProcess::call(const Wire& request, ValueSink* sink) {
+  Impl& p = *impl_;
+  const std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.local) {
+    Wire in = request, out;
+    LocalStream stream(sink);
+    p.local(in, out, stream);
+    return out;
+  }
+  if (p.failure) throw InputError(*p.failure);
+  std::string frame(sizeof(uint64_t), '\0');
+  const uint64_t n = request.bytes.size();
+  std::memcpy(frame.data(), &n, sizeof(n));
+  frame += request.bytes;
+  const char* data = frame.data();
+  size_t left = frame.size();
+  while (left > 0) {
+    const ssize_t w = ::send(p.fd, data, left, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) p.died();
+    data += w;
+    left -= static_cast<size_t>(w);
+  }
+  return p.reply(sink);
+}
 
 size_t read_whole_hdf5(hid_t file, const std::string& scope, const std::function<void()>& step) {
   try {
@@ -276,92 +720,17 @@ size_t read_whole_hdf5(hid_t file, const std::string& scope, const std::function
 }
 
 void guard_hdf5_read(const std::string& name, const Hdf5Opener& open, const std::string& scope) {
-  int fds[2];
-  if (pipe(fds) != 0) {
-    throw RuntimeError(name +
-                       ": cannot check the HDF5 file in a child process: " + std::strerror(errno));
-  }
-  const uint64_t start_vm = address_space_bytes();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    const int e = errno;
-    close(fds[0]);
-    close(fds[1]);
-    throw RuntimeError(name +
-                       ": cannot check the HDF5 file in a child process: " + std::strerror(e));
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    run_child(fds[1], open, scope);
-  }
-  close(fds[1]);
-  // A hang is a child busy without progress: kGuardIdleSeconds of waiting during which it also
-  // used kGuardIdleCpuSeconds of CPU (a child starved of CPU on a loaded machine is not hung), or
-  // kGuardStallSeconds of waiting whatever it did.
-  clockid_t child_clock;
-  const bool has_clock = clock_getcpuclockid(pid, &child_clock) == 0;
-  auto child_cpu = [&] {
-    timespec ts{};
-    if (!has_clock || clock_gettime(child_clock, &ts) != 0) return 0.0;
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-  };
-  double progress_wall = now_seconds(), progress_cpu = child_cpu();
-  // A damaged file can make the library allocate without end (one changed byte: 7.6 GB in 24 s):
-  // the child's address space may grow by kGuardMemoryBytes, no more. (A limit set in the child,
-  // RLIMIT_AS, would make the allocation fail there and the walk go on: the tool would then meet
-  // it.)
-  auto too_big = [&] {
-    const uint64_t vm = address_space_bytes(std::to_string(pid));
-    return start_vm > 0 && vm > start_vm + kGuardMemoryBytes;
-  };
-  bool done = false, hung = false, big = false;
-  for (;;) {
-    if (too_big()) {
-      big = true;
-      break;
+  (void)ReaderProcess::start(name, [&](const std::function<void()>& step) -> ReaderHandler {
+    const hid_t file = open();
+    H5Eclear2(H5E_DEFAULT);
+    if (file >= 0) {
+      read_whole_hdf5(file, scope, step);
+      // and closes it, as the tool will: closing frees what the walk cached, and on a damaged
+      // file that can crash too (hdf5_trajectory_fuzz: SIGSEGV in H5Fclose after the markers)
+      H5Fclose(file);
     }
-    pollfd p{fds[0], POLLIN, 0};
-    const int r = poll(&p, 1, 250);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) {
-      const double waited = now_seconds() - progress_wall;
-      if ((waited >= kGuardIdleSeconds && child_cpu() - progress_cpu >= kGuardIdleCpuSeconds) ||
-          waited >= kGuardStallSeconds) {
-        hung = true;
-        break;
-      }
-      continue;
-    }
-    char buffer[256];
-    const ssize_t n = read(fds[0], buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (buffer[n - 1] == 'K') done = true;
-    progress_wall = now_seconds();
-    progress_cpu = child_cpu();
-  }
-  close(fds[0]);
-  if (hung || big) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (big) {
-    throw InputError(name + ": damaged HDF5 file: the HDF5 library asked for more than " +
-                     std::to_string(kGuardMemoryBytes >> 20) + " MB reading it; refused");
-  }
-  if (hung) {
-    throw InputError(name +
-                     ": damaged HDF5 file: the HDF5 library made no progress reading it for " +
-                     std::to_string(kGuardIdleSeconds) + " s; refused");
-  }
-  if (WIFSIGNALED(status)) {
-    throw InputError(name + ": damaged HDF5 file: the HDF5 library crashed reading it (" +
-                     strsignal(WTERMSIG(status)) + "); refused");
-  }
-  if (!done || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw InputError(name +
-                     ": damaged HDF5 file: reading it failed in the checking process; refused");
-  }
+    return [](Wire&, Wire&, ReplyStream&) {};
+  });
 }
 
 }  // namespace joco::tools

@@ -349,13 +349,14 @@ std::optional<std::string> string_mark(hid_t obj, const char* name, const std::s
   return a.text;
 }
 
-MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& where,
-                             const MarkerReadOptions& options) {
-  silence_hdf5();
+// What the file holds, as read in the reading process (h5_guard.h): names, time, positions as
+// stored, and the file's marks.
+MarkerData read_marker_file(std::vector<uint8_t>& bytes, const std::string& where,
+                            const std::function<void()>& step) {
   // A file image, so that standard input and files are read alike.
-  guard_hdf5_read(where, [&] { return open_hdf5_image(bytes, "marker-image"); });
   H5Handle file =
       make_in(open_hdf5_image(bytes, "marker-image"), H5Fclose, where + ": cannot open as HDF5");
+  read_whole_hdf5(file.get(), "", step);
   const hid_t root = file.get();
   MarkerData data;
   data.units = "m";
@@ -465,6 +466,31 @@ MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& whe
   } else {
     throw InputError(where + ": no dataset time and no attribute rate");
   }
+  return data;
+}
+
+MarkerData read_markers_hdf5(std::vector<uint8_t>& bytes, const std::string& where,
+                             const MarkerReadOptions& options) {
+  const std::shared_ptr<ReaderProcess> process =
+      ReaderProcess::start(where, [&](const std::function<void()>& step) -> ReaderHandler {
+        auto read = std::make_shared<MarkerData>(read_marker_file(bytes, where, step));
+        return [read](Wire&, Wire& out, ReplyStream&) {
+          out.put(read->names);
+          out.put_doubles(read->time);
+          out.put_doubles(read->positions);
+          out.put(read->units);
+          out.put(static_cast<uint64_t>(read->up));
+          out.put(read->rate);
+        };
+      });
+  Wire reply = process->call(Wire());
+  MarkerData data;
+  data.names = reply.strings();
+  data.time = reply.doubles();
+  data.positions = reply.doubles();
+  data.units = reply.string();
+  data.up = static_cast<char>(reply.u64());
+  data.rate = reply.f64();
   check_time(data, where);
   apply_options(data, options);
   to_world(data, where);

@@ -1,184 +1,264 @@
+// The tool's side of the trajectory reader: each call is a request to the reading process
+// (h5_guard.h), which holds the file and answers with plain values (trajectory_file.h does the
+// reading). What the tool asks often (has, dims, rows) is kept here from the answers.
 #include "common/trajectory_reader.h"
 
 #include <fmt/format.h>
-#include <hdf5_hl.h>
-#include <spdlog/spdlog.h>
 
-#include <algorithm>
-#include <array>
-#include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
+#include <map>
+#include <type_traits>
 #include <utility>
 
 #include "common/h5.h"
 #include "common/h5_guard.h"
 #include "common/io.h"
 #include "common/model_input.h"
+#include "common/trajectory_file.h"
 #include "common/trajectory_path.h"
 #include "joco/error.h"
-#include "joco/jmb.h"
 
 namespace joco::tools {
 
 namespace fs = std::filesystem;
 
-struct ReaderFile {
-  std::string name;            // for messages
-  std::vector<uint8_t> image;  // the bytes of a file opened from memory; outlives `file`
-  H5Handle file;
+namespace {
 
-  std::string where(const std::string& group, const std::string& dataset = "") const {
-    return location(name, group, dataset);
+enum Request : uint64_t {
+  kTrajectoryGroups,
+  kRolloutGroups,
+  kOpenTrajectory,
+  kRelease,
+  kModelInfo,
+  kDatasetDims,
+  kReadDataset,
+  kValidate,
+  kReadRows,
+  kHasExtra,
+  kExtraNames,
+  kReadExtra,
+  kDatasetStringAttribute,
+  kHasContacts,
+  kReadContacts,
+  kStringAttribute,
+  kIntAttribute,
+  kDoubleAttribute,
+};
+
+static_assert(std::is_trivially_copyable_v<ModelSizes>);
+static_assert(std::is_trivially_copyable_v<ContactRecord>);
+
+template <class T>
+void put_raw(Wire& w, const T& value) {
+  w.bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+template <class T>
+T take_raw(Wire& w) {
+  const std::string bytes = w.string();
+  T value;
+  if (bytes.size() != sizeof(T)) throw std::logic_error("reading process: a message is damaged");
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  return value;
+}
+template <class T>
+void put_value(Wire& w, const T& value) {
+  w.put(std::string(reinterpret_cast<const char*>(&value), sizeof(T)));
+}
+
+void put(Wire& w, const std::optional<std::string>& v) {
+  w.put(uint64_t{v.has_value()});
+  if (v) w.put(*v);
+}
+std::optional<std::string> optional_string(Wire& w) {
+  if (!w.flag()) return std::nullopt;
+  return w.string();
+}
+
+// The fields a trajectory has and their shapes, as the reading process says.
+using FieldDims = std::array<std::optional<std::vector<size_t>>, kFieldCount>;
+
+void put_fields(Wire& w, const FileTrajectory& t) {
+  for (const FieldInfo& info : field_table()) {
+    w.put(uint64_t{t.has(info.field)});
+    if (t.has(info.field)) w.put(t.dims(info.field));
+  }
+}
+FieldDims take_fields(Wire& w) {
+  FieldDims dims;
+  for (const FieldInfo& info : field_table()) {
+    if (w.flag()) dims[static_cast<int>(info.field)] = w.sizes();
+  }
+  return dims;
+}
+
+// What the reading process holds: the file and the trajectories the tool has open.
+struct ReadingState {
+  FileInput input;
+  std::map<uint64_t, FileTrajectory> trajectories;
+  uint64_t next_id = 1;
+
+  FileTrajectory& trajectory(uint64_t id) {
+    const auto it = trajectories.find(id);
+    if (it == trajectories.end()) throw std::logic_error("reading process: no such trajectory");
+    return it->second;
   }
 };
 
-namespace {
-
-// A model checksum written as text: decimal digits, or hexadecimal with 0x or as the 16 digits
-// joco prints. nullopt when it is neither.
-std::optional<uint64_t> parse_checksum(std::string text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(0, 1);
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.erase(0, 2);
-    base = 16;
-  } else if (text.size() == 16 &&
-             !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    base = 16;
+void serve(ReadingState& state, Wire& in, Wire& out, ReplyStream& stream) {
+  const uint64_t request = in.u64();
+  switch (request) {
+    case kTrajectoryGroups: out.put(state.input.trajectory_groups()); return;
+    case kRolloutGroups: out.put(state.input.rollout_groups()); return;
+    case kOpenTrajectory: {
+      const std::string group = in.string();
+      const uint64_t id = state.next_id++;
+      const FileTrajectory& t =
+          state.trajectories.emplace(id, state.input.trajectory(group)).first->second;
+      out.put(id);
+      out.put(t.group());
+      out.put(static_cast<uint64_t>(t.rows()));
+      put_fields(out, t);
+      return;
+    }
+    case kRelease: state.trajectories.erase(in.u64()); return;
+    case kModelInfo: {
+      const ModelInfo info = state.input.model_info();
+      out.put(info.model_name);
+      out.put(uint64_t{info.model_checksum.has_value()});
+      out.put(info.model_checksum.value_or(0));
+      for (const ModelNameList& list : kModelNameLists) out.put(info.*list.names);
+      return;
+    }
+    case kDatasetDims: out.put(state.input.dataset_dims(in.string())); return;
+    case kReadDataset: {
+      const std::string name = in.string();
+      const uint64_t first = in.u64(), count = in.u64();
+      state.input.read_dataset(name, first, count, stream);
+      return;
+    }
+    default: break;
   }
-  uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
+  FileTrajectory& t = state.trajectory(in.u64());
+  switch (request) {
+    case kValidate: {
+      const auto sizes = take_raw<ModelSizes>(in);
+      const uint64_t checksum = in.u64();
+      std::vector<Field> required;
+      for (size_t f : in.sizes()) required.push_back(static_cast<Field>(f));
+      t.validate(sizes, checksum, required);
+      put_fields(out, t);
+      return;
+    }
+    case kReadRows: {
+      const auto f = static_cast<Field>(in.u64());
+      const uint64_t first = in.u64(), count = in.u64(), size = in.u64();
+      t.read_rows(f, first, count, size, stream);
+      return;
+    }
+    case kHasExtra: out.put(uint64_t{t.has_extra(in.string())}); return;
+    case kExtraNames: out.put(t.extra_names()); return;
+    case kReadExtra: out.put(t.read_extra(in.string(), stream)); return;
+    case kDatasetStringAttribute: {
+      const std::string dataset = in.string();
+      put(out, t.dataset_string_attribute(dataset, in.string()));
+      return;
+    }
+    case kHasContacts: out.put(uint64_t{t.has_contacts()}); return;
+    case kReadContacts: {
+      const std::vector<ContactRecord> records = t.read_contacts();
+      out.put(static_cast<uint64_t>(records.size()));
+      for (const ContactRecord& r : records) put_value(out, r);
+      return;
+    }
+    case kStringAttribute: put(out, t.string_attribute(in.string())); return;
+    case kIntAttribute: {
+      const std::optional<int64_t> v = t.int_attribute(in.string());
+      out.put(uint64_t{v.has_value()});
+      out.put(static_cast<uint64_t>(v.value_or(0)));
+      return;
+    }
+    case kDoubleAttribute: {
+      const std::optional<double> v = t.double_attribute(in.string());
+      out.put(uint64_t{v.has_value()});
+      out.put(v.value_or(0.0));
+      return;
+    }
+    default: throw std::logic_error("reading process: unknown request");
+  }
+}
+
+// Starts the reading process with the file that `open` opens there.
+std::shared_ptr<ReaderProcess> start_reading(
+    const std::string& name, const std::function<FileInput(const std::function<void()>&)>& open) {
+  return ReaderProcess::start(name, [&](const std::function<void()>& step) -> ReaderHandler {
+    auto state = std::make_shared<ReadingState>(ReadingState{open(step), {}, 1});
+    return [state](Wire& in, Wire& out, ReplyStream& stream) { serve(*state, in, out, stream); };
+  });
+}
+
+Wire request(uint64_t kind) {
+  Wire w;
+  w.put(kind);
+  return w;
 }
 
 }  // namespace
 
+// ---------------------------------------------------------------------------------------------
+// Trajectory
+
 struct Trajectory::Impl {
-  std::shared_ptr<ReaderFile> file;
-  H5Handle group;
-  std::array<std::optional<InputDataset>, kFieldCount> datasets;
+  std::shared_ptr<ReaderProcess> process;
+  std::string file_name;  // for messages
+  uint64_t id = 0;
+  FieldDims dims;
   std::optional<ModelSizes> sizes;  // set by validate
-  TrajectoryUse use = TrajectoryUse::kStates;
+
+  ~Impl() {
+    try {
+      Wire w = request(kRelease);
+      w.put(id);
+      process->call(w);
+    } catch (...) {  // a process that has failed holds nothing
+    }
+  }
+
+  Wire with_id(uint64_t kind) const {
+    Wire w = request(kind);
+    w.put(id);
+    return w;
+  }
 };
 
-Trajectory::Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group,
-                       TrajectoryUse use)
-    : impl_(std::make_unique<Impl>()), group_(normalize_group(group)) {
-  Impl& t = *impl_;
-  t.file = std::move(file);
-  t.use = use;
-  const ReaderFile& rf = *t.file;
-  const std::string where = this->where();
-  if (!has_object(rf.file.get(), group_, H5I_GROUP)) {
-    if (has_object(rf.file.get(), group_, H5I_DATASET))
-      throw InputError(where + ": is a dataset, not a group");
-    throw InputError(rf.name + ": no group " + group_);
-  }
-  t.group = make_in(H5Gopen2(rf.file.get(), group_.c_str(), H5P_DEFAULT), H5Gclose,
-                    "cannot open " + where);
-
-  // joco's own marks are checked; another program's format is its own business (the datasets
-  // are read by name all the same).
-  const LooseAttribute format = loose_attribute(t.group.get(), "format", where);
-  if (format.text == kTrajectoryFormat) {
-    const LooseAttribute version = loose_attribute(t.group.get(), "format_version", where);
-    if (version.number && *version.number > kTrajectoryFormatVersion) {
-      throw InputError(where + ": format_version " + version.describe() +
-                       " is newer than this joco reads (" +
-                       std::to_string(kTrajectoryFormatVersion) + ")");
-    }
-    if (version.present && !version.number) {
-      spdlog::warn("{}: format_version {} is not a number; read as version {}", where,
-                   version.describe(), kTrajectoryFormatVersion);
-    }
-  } else if (format.present) {
-    spdlog::info("{}: format {} is not \"{}\"; its datasets are read by name", where,
-                 format.describe(), kTrajectoryFormat);
-  }
-
-  const std::span<const Field> counting = row_fields(use);
-  std::optional<Field> row_field;
-  for (Field f : counting) {
-    if (H5Lexists(t.group.get(), field_info(f).name, H5P_DEFAULT) > 0) {
-      row_field = f;
-      break;
-    }
-    H5Eclear2(H5E_DEFAULT);
-  }
-  if (!row_field) {
-    std::string names;
-    for (size_t i = 0; i < counting.size(); ++i) {
-      names += (i == 0 ? "" : i + 1 == counting.size() ? " or " : ", ");
-      names += field_info(counting[i]).name;
-    }
-    throw InputError(where + ": not a trajectory: no dataset " + names);
-  }
-  // A field that does not fit: an error when tools read it, else dropped.
-  auto reject = [&](const FieldInfo& info, const std::string& message) {
-    if (read_for(info.field, use) || info.field == *row_field) throw InputError(message);
-    spdlog::warn("{}; ignored", message);
-    t.datasets[static_cast<int>(info.field)].reset();
-  };
-  for (const FieldInfo& info : field_table()) {
-    if (H5Lexists(t.group.get(), info.name, H5P_DEFAULT) <= 0) {
-      H5Eclear2(H5E_DEFAULT);
-      continue;
-    }
-    const std::string ds_where = rf.where(group_, info.name);
-    InputDataset d;
-    try {
-      d = open_numeric(t.group.get(), info.name, ds_where);
-    } catch (const InputError& e) {
-      reject(info, e.what());
-      continue;
-    }
-    const size_t rank = d.dims.size();
-    const bool rank_ok = info.width == FieldWidth::kScalar
-                             ? rank == 1 || (rank == 2 && d.dims[1] == 1)
-                         : info.width == FieldWidth::kNbody6 ? rank == 3
-                                                             : rank == 1 || rank == 2;
-    if (!rank_ok) {
-      const std::string expected = info.width == FieldWidth::kScalar ? "(T,)"
-                                   : info.width == FieldWidth::kNbody6
-                                       ? "(T, nbody, 6)"
-                                       : std::string("(T, ") + width_name(info.width) + ")";
-      reject(info, ds_where + ": has rank " + std::to_string(rank) + ", shape " +
-                       shape_text(d.dims) + "; expected " + expected);
-      continue;
-    }
-    t.datasets[static_cast<int>(info.field)] = std::move(d);
-  }
-  const char* row_name = field_info(*row_field).name;
-  rows_ = t.datasets[static_cast<int>(*row_field)]->dims[0];
-  if (rows_ == 0) throw InputError(rf.where(group_, row_name) + ": has no rows");
-  for (const FieldInfo& info : field_table()) {
-    const auto& d = t.datasets[static_cast<int>(info.field)];
-    if (d && d->dims[0] != rows_) {
-      reject(info, rf.where(group_, info.name) + ": has " + std::to_string(d->dims[0]) + " rows, " +
-                       row_name + " has " + std::to_string(rows_));
-    }
-  }
+Trajectory::Trajectory(std::shared_ptr<ReaderProcess> process, const std::string& file_name,
+                       const std::string& group)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->process = std::move(process);
+  impl_->file_name = file_name;
+  Wire w = request(kOpenTrajectory);
+  w.put(group);
+  Wire reply = impl_->process->call(w);
+  impl_->id = reply.u64();
+  group_ = reply.string();
+  rows_ = reply.u64();
+  impl_->dims = take_fields(reply);
 }
 
 Trajectory::~Trajectory() = default;
 Trajectory::Trajectory(Trajectory&&) noexcept = default;
 Trajectory& Trajectory::operator=(Trajectory&&) noexcept = default;
 
-std::string Trajectory::where() const { return impl_->file->where(group_); }
+std::string Trajectory::where() const { return location(impl_->file_name, group_); }
 
 std::string Trajectory::where(const std::string& dataset) const {
-  return impl_->file->where(group_, dataset);
+  return location(impl_->file_name, group_, dataset);
 }
 
-bool Trajectory::has(Field f) const { return impl_->datasets[static_cast<int>(f)].has_value(); }
+bool Trajectory::has(Field f) const { return impl_->dims[static_cast<int>(f)].has_value(); }
 
 std::vector<Field> Trajectory::fields() const {
   std::vector<Field> out;
@@ -189,89 +269,29 @@ std::vector<Field> Trajectory::fields() const {
 }
 
 std::vector<size_t> Trajectory::dims(Field f) const {
-  const auto& d = impl_->datasets[static_cast<int>(f)];
-  if (!d) return {};
-  return std::vector<size_t>(d->dims.begin(), d->dims.end());
+  return impl_->dims[static_cast<int>(f)].value_or(std::vector<size_t>());
 }
 
 void Trajectory::validate(const Model& m, std::span<const Field> required) {
-  Impl& t = *impl_;
-  const std::string where = this->where();
-  // The sizes the file says it was written for, where it says so with numbers.
-  for (const SizeAttribute& size : kSizeAttributes) {
-    const char* name = size.name;
-    const int value = m.*size.size;
-    const LooseAttribute a = loose_attribute(t.group.get(), name, where);
-    if (!a.present) continue;
-    if (!a.number) {
-      spdlog::warn("{}: attribute {} is {}, not a number; ignored", where, name, a.describe());
-    } else if (*a.number != value) {
-      throw InputError(where + ": written for a model with " + name + " = " + a.describe() +
-                       ", this model has " + name + " = " + std::to_string(value));
-    }
-  }
-  for (const FieldInfo& info : field_table()) {
-    auto& d = t.datasets[static_cast<int>(info.field)];
-    if (!d) continue;
-    const std::vector<size_t> expected = field_row_shape(info.field, m);
-    std::vector<size_t> inner(d->dims.begin() + 1, d->dims.end());
-    // A field one wide may be stored with rank 1, and a scalar field as (T, 1).
-    if (inner.empty() && info.width != FieldWidth::kScalar) inner.assign(1, 1);
-    if (info.width == FieldWidth::kScalar && inner.size() == 1 && inner[0] == 1) inner.clear();
-    if (inner == expected) continue;
-    std::string want = "(" + std::to_string(rows_);
-    for (size_t e : expected) want += ", " + std::to_string(e);
-    want += expected.empty() ? ",)" : ")";
-    const std::string ds_where = t.file->where(group_, info.name);
-    std::string message;
-    if (info.width == FieldWidth::kNbody6 || info.width == FieldWidth::kTwo ||
-        info.width == FieldWidth::kScalar) {
-      message =
-          ds_where + ": has shape " + shape_text(d->dims) + "; expected " + want +
-          (info.width == FieldWidth::kNbody6 ? " for nbody = " + std::to_string(m.nbody) : "");
-    } else {
-      message = ds_where + ": has " + std::to_string(inner.size() == 1 ? inner[0] : 0) +
-                " columns, but the model has " + width_name(info.width) + " = " +
-                std::to_string(expected[0]);
-    }
-    if (read_for(info.field, t.use)) throw InputError(message);
-    spdlog::warn("{}; ignored", message);
-    d.reset();
-  }
-  for (Field f : required) {
-    if (!has(f) && field_row_size(f, m) > 0) {
-      throw InputError(where + ": no dataset " + field_info(f).name + " (required here)");
-    }
-  }
-  // The checksum names the model only as a hint (the same model compiled by another joco version
-  // has another one): a difference, or a value that cannot be compared, is a warning.
-  const uint64_t own = model_checksum_once(m);
-  const LooseAttribute checksum = loose_attribute(t.group.get(), "model_checksum", where);
-  if (checksum.present) {
-    std::optional<uint64_t> value = checksum.bits;
-    if (!value && checksum.text) value = parse_checksum(*checksum.text);
-    const LooseAttribute name = loose_attribute(t.group.get(), "model_name", where);
-    const std::string model =
-        name.text && !name.text->empty() ? "model \"" + *name.text + "\" " : std::string("model ");
-    if (!value) {
-      spdlog::warn("{}: model_checksum {} cannot be compared with this model's ({:016x})", where,
-                   checksum.describe(), own);
-    } else if (*value != own) {
-      spdlog::warn("{}: written for {}(checksum {:016x}), not for this one ({:016x})", where, model,
-                   *value, own);
-    }
-  }
-  t.sizes = m.sizes();
+  Wire w = impl_->with_id(kValidate);
+  put_value(w, static_cast<const ModelSizes&>(m));
+  w.put(model_checksum_once(m));
+  std::vector<size_t> fields;
+  for (Field f : required) fields.push_back(static_cast<size_t>(f));
+  w.put(fields);
+  Wire reply = impl_->process->call(w);
+  impl_->dims = take_fields(reply);
+  impl_->sizes = m.sizes();
 }
 
 Matrix Trajectory::read(Field f, size_t first, size_t count, bool check_finite) const {
   Matrix out;
-  const auto& d = impl_->datasets[static_cast<int>(f)];
+  const auto& d = impl_->dims[static_cast<int>(f)];
   if (count == SIZE_MAX) count = first <= rows_ ? rows_ - first : 0;
   out.rows = count;
   if (d) {
     out.cols = 1;
-    for (size_t i = 1; i < d->dims.size(); ++i) out.cols *= d->dims[i];
+    for (size_t i = 1; i < d->size(); ++i) out.cols *= (*d)[i];
   } else if (impl_->sizes) {
     out.cols = field_row_size(f, *impl_->sizes);
   }
@@ -282,164 +302,101 @@ Matrix Trajectory::read(Field f, size_t first, size_t count, bool check_finite) 
 
 void Trajectory::read_into(Field f, size_t first, size_t count, std::span<double> out,
                            bool check_finite) const {
-  const Impl& t = *impl_;
+  Wire w = impl_->with_id(kReadRows);
+  w.put(static_cast<uint64_t>(f));
+  w.put(static_cast<uint64_t>(first));
+  w.put(static_cast<uint64_t>(count));
+  w.put(static_cast<uint64_t>(out.size()));
+  ValueSink sink{out};
+  impl_->process->call(w, &sink);
   const FieldInfo& info = field_info(f);
-  const std::string where = t.file->where(group_, info.name);
-  const auto& d = t.datasets[static_cast<int>(f)];
-  if (!d) {
-    if (t.sizes && field_row_size(f, *t.sizes) == 0) return;
-    throw InputError(this->where() + ": no dataset " + info.name);
-  }
-  if (first > rows_ || count > rows_ - first) {
-    throw InputError(where + ": rows " + std::to_string(first) + " to " +
-                     std::to_string(first + count) + " asked for, it has " + std::to_string(rows_));
-  }
-  size_t cols = 1;
-  for (size_t i = 1; i < d->dims.size(); ++i) cols *= d->dims[i];
-  if (out.size() != count * cols)
-    throw std::invalid_argument("read_into: output size does not fit " + where);
-  read_doubles(d->dataset.get(), d->dims, first, count, out.data(), where);
-  if (info.input && check_finite) {
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (!std::isfinite(out[i])) {
-        throw InputError(where + ": row " + std::to_string(first + i / cols) + ", column " +
-                         std::to_string(i % cols) + " is " + fmt::format("{}", out[i]));
-      }
+  if (!info.input || !check_finite || count == 0) return;
+  const size_t cols = out.size() / count;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!std::isfinite(out[i])) {
+      throw InputError(where(info.name) + ": row " + std::to_string(first + i / cols) +
+                       ", column " + std::to_string(i % cols) + " is " + fmt::format("{}", out[i]));
     }
   }
 }
 
 bool Trajectory::has_extra(const std::string& name) const {
-  return has_object(impl_->group.get(), name, H5I_DATASET);
+  Wire w = impl_->with_id(kHasExtra);
+  w.put(name);
+  return impl_->process->call(w).flag();
 }
 
 std::vector<std::string> Trajectory::extra_names() const {
-  std::vector<std::string> names;
-  H5Literate(
-      impl_->group.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
-      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-        if (!field_by_name(name)) static_cast<std::vector<std::string>*>(out)->push_back(name);
-        return 0;
-      },
-      &names);
-  H5Eclear2(H5E_DEFAULT);
-  std::erase_if(names, [&](const std::string& n) { return !has_extra(n); });
-  return names;
+  return impl_->process->call(impl_->with_id(kExtraNames)).strings();
 }
 
 Matrix Trajectory::read_extra(const std::string& name, std::vector<size_t>* dims) const {
-  const std::string where = impl_->file->where(group_, name);
-  if (!has_extra(name)) throw InputError(this->where() + ": no dataset " + name);
-  InputDataset d = open_numeric(impl_->group.get(), name, where);
+  Wire w = impl_->with_id(kReadExtra);
+  w.put(name);
   Matrix out;
-  if (d.dims.empty()) d.dims = {1};
-  out.rows = d.dims[0];
+  ValueSink sink;
+  sink.grow = &out.data;
+  const std::vector<size_t> shape = impl_->process->call(w, &sink).sizes();
+  out.rows = shape.empty() ? 0 : shape[0];
   out.cols = 1;
-  for (size_t i = 1; i < d.dims.size(); ++i) out.cols *= d.dims[i];
-  out.data.resize(out.rows * out.cols);
-  read_doubles(d.dataset.get(), d.dims, 0, out.rows, out.data.data(), where);
-  if (dims) dims->assign(d.dims.begin(), d.dims.end());
+  for (size_t i = 1; i < shape.size(); ++i) out.cols *= shape[i];
+  if (dims) *dims = shape;
   return out;
-}
-
-bool Trajectory::has_contacts() const {
-  return has_object(impl_->group.get(), "contact", H5I_GROUP);
-}
-
-std::vector<ContactRecord> Trajectory::read_contacts() const {
-  const Impl& t = *impl_;
-  const std::string where = t.file->where(group_, "contact");
-  if (!has_contacts()) throw InputError(where + ": no contact table");
-  H5Handle g =
-      make_in(H5Gopen2(t.group.get(), "contact", H5P_DEFAULT), H5Gclose, "cannot open " + where);
-  // The columns' values, in the order of kContactColumns (row, geom1, geom2, pos, frame, dist,
-  // force).
-  std::array<std::vector<double>, kContactColumnCount> columns;
-  std::optional<size_t> n;
-  for (size_t k = 0; k < kContactColumnCount; ++k) {
-    const ContactColumn& c = kContactColumns[k];
-    const std::string c_where = where + "/" + c.name;
-    if (H5Lexists(g.get(), c.name, H5P_DEFAULT) <= 0) {
-      H5Eclear2(H5E_DEFAULT);
-      throw InputError(where + ": no dataset " + c.name);
-    }
-    InputDataset d = open_numeric(g.get(), c.name, c_where);
-    const bool shape_ok =
-        c.width == 0 ? d.dims.size() == 1 : d.dims.size() == 2 && d.dims[1] == c.width;
-    if (!shape_ok) {
-      throw InputError(c_where + ": has shape " + shape_text(d.dims) + "; expected " +
-                       (c.width ? "(N, " + std::to_string(c.width) + ")" : std::string("(N,)")));
-    }
-    if (n && d.dims[0] != *n) {
-      throw InputError(c_where + ": has " + std::to_string(d.dims[0]) + " rows, row has " +
-                       std::to_string(*n));
-    }
-    n = d.dims[0];
-    columns[k].resize(*n * std::max<size_t>(c.width, 1));
-    read_doubles(d.dataset.get(), d.dims, 0, *n, columns[k].data(), c_where);
-  }
-  std::vector<ContactRecord> out(*n);
-  const int ngeom = t.sizes ? t.sizes->ngeom : -1;
-  for (size_t i = 0; i < *n; ++i) {
-    ContactRecord& r = out[i];
-    const double row = columns[0][i], g1 = columns[1][i], g2 = columns[2][i];
-    if (!(row >= 0 && row < static_cast<double>(rows_))) {
-      throw InputError(where + "/row: contact " + std::to_string(i) + " refers to row " +
-                       fmt::format("{}", row) + " of " + std::to_string(rows_));
-    }
-    for (double geom : {g1, g2}) {
-      if (!(geom >= 0 && (ngeom < 0 || geom < ngeom) && geom < 2147483647.0)) {
-        throw InputError(
-            where + ": contact " + std::to_string(i) + " has geom id " + fmt::format("{}", geom) +
-            (ngeom >= 0 ? ", the model has ngeom = " + std::to_string(ngeom) : std::string()));
-      }
-    }
-    if (i > 0 && row < columns[0][i - 1]) {
-      throw InputError(where + "/row: contact " + std::to_string(i) + " (row " +
-                       fmt::format("{}", row) + ") comes after a contact of row " +
-                       fmt::format("{}", columns[0][i - 1]) + "; contacts must be in row order");
-    }
-    r.row = static_cast<int64_t>(row);
-    r.geom1 = static_cast<int>(g1);
-    r.geom2 = static_cast<int>(g2);
-    std::copy_n(&columns[3][3 * i], 3, r.pos);
-    std::copy_n(&columns[4][9 * i], 9, r.frame);
-    r.dist = columns[5][i];
-    std::copy_n(&columns[6][6 * i], 6, r.force);
-  }
-  return out;
-}
-
-std::optional<std::string> Trajectory::string_attribute(const std::string& name) const {
-  return read_string_attribute(impl_->group.get(), name, where());
-}
-
-std::optional<int64_t> Trajectory::int_attribute(const std::string& name) const {
-  return read_int_attribute(impl_->group.get(), name, where());
-}
-
-std::optional<double> Trajectory::double_attribute(const std::string& name) const {
-  return read_double_attribute(impl_->group.get(), name, where());
 }
 
 std::optional<std::string> Trajectory::dataset_string_attribute(const std::string& dataset,
                                                                 const std::string& name) const {
-  const std::string where = impl_->file->where(group_, dataset);
-  if (!has_extra(dataset)) return std::nullopt;
-  H5Handle ds = make_in(H5Dopen2(impl_->group.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose,
-                        "cannot open " + where);
-  return read_string_attribute(ds.get(), name, where);
+  Wire w = impl_->with_id(kDatasetStringAttribute);
+  w.put(dataset);
+  w.put(name);
+  Wire reply = impl_->process->call(w);
+  return optional_string(reply);
+}
+
+bool Trajectory::has_contacts() const {
+  return impl_->process->call(impl_->with_id(kHasContacts)).flag();
+}
+
+std::vector<ContactRecord> Trajectory::read_contacts() const {
+  Wire reply = impl_->process->call(impl_->with_id(kReadContacts));
+  std::vector<ContactRecord> records(reply.u64());
+  for (ContactRecord& r : records) r = take_raw<ContactRecord>(reply);
+  return records;
+}
+
+std::optional<std::string> Trajectory::string_attribute(const std::string& name) const {
+  Wire w = impl_->with_id(kStringAttribute);
+  w.put(name);
+  Wire reply = impl_->process->call(w);
+  return optional_string(reply);
+}
+
+std::optional<int64_t> Trajectory::int_attribute(const std::string& name) const {
+  Wire w = impl_->with_id(kIntAttribute);
+  w.put(name);
+  Wire reply = impl_->process->call(w);
+  const bool present = reply.flag();
+  const auto value = static_cast<int64_t>(reply.u64());
+  return present ? std::optional<int64_t>(value) : std::nullopt;
+}
+
+std::optional<double> Trajectory::double_attribute(const std::string& name) const {
+  Wire w = impl_->with_id(kDoubleAttribute);
+  w.put(name);
+  Wire reply = impl_->process->call(w);
+  const bool present = reply.flag();
+  const double value = reply.f64();
+  return present ? std::optional<double>(value) : std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------------
 // TrajectoryInput
 
-TrajectoryInput::TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group,
-                                 TrajectoryUse use)
-    : file_(std::move(file)), group_(std::move(group)), use_(use) {}
+TrajectoryInput::TrajectoryInput(std::shared_ptr<ReaderProcess> process, std::string name,
+                                 std::string group)
+    : process_(std::move(process)), name_(std::move(name)), group_(std::move(group)) {}
 
 TrajectoryInput TrajectoryInput::open(const std::string& arg, TrajectoryUse use) {
-  silence_hdf5();
   const TrajectoryRef ref = parse_trajectory_ref(arg);
   if (ref.path == "-") return open_image(read_input("-"), display_name("-"), ref.group, use);
   const std::string& path = ref.path;
@@ -452,177 +409,82 @@ TrajectoryInput TrajectoryInput::open(const std::string& arg, TrajectoryUse use)
   {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) throw InputError(path + ": cannot open: " + std::strerror(errno));
-    char head[8] = {};
-    probe.read(head, sizeof(head));
-  }
-  if (H5Fis_hdf5(path.c_str()) <= 0) {
-    H5Eclear2(H5E_DEFAULT);
-    throw InputError(path + ": not an HDF5 file");
   }
   const std::string group = ref.group.empty() ? "" : normalize_group(ref.group);
-  guard_hdf5_read(
-      path, [&] { return H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }, group);
-  auto file = std::make_shared<ReaderFile>();
-  file->name = path;
-  file->file = make_in(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                       path + ": cannot open as HDF5");
-  return TrajectoryInput(std::move(file), group, use);
+  auto process = start_reading(path, [&](const std::function<void()>& step) {
+    return FileInput::open(path, group, use, step);
+  });
+  return TrajectoryInput(std::move(process), path, group);
 }
 
 TrajectoryInput TrajectoryInput::open_image(std::vector<uint8_t> bytes, const std::string& name,
                                             const std::string& group, TrajectoryUse use) {
-  silence_hdf5();
   if (bytes.empty()) throw InputError(name + ": empty input, not an HDF5 file");
   if (!looks_like_hdf5(bytes)) throw InputError(name + ": not an HDF5 file");
   const std::string scope = group.empty() ? "" : normalize_group(group);
-  // The same open as below, in the checking process.
-  guard_hdf5_read(name, [&] { return open_hdf5_image(bytes, "file-image"); }, scope);
-  auto file = std::make_shared<ReaderFile>();
-  file->name = name;
-  file->image = std::move(bytes);
-  // The library reads the bytes in place (a copy would double the peak memory); `image` outlives
-  // the file handle.
-  file->file = make_in(open_hdf5_image(file->image, "file-image"), H5Fclose,
-                       name + ": cannot open as HDF5");
-  return TrajectoryInput(std::move(file), scope, use);
+  // The reading process has the bytes (its own copy, or these moved in the fuzz target's own
+  // process); the tool needs them no more.
+  auto process = start_reading(name, [&](const std::function<void()>& step) {
+    return FileInput::open_image(std::move(bytes), name, scope, use, step);
+  });
+  std::vector<uint8_t>().swap(bytes);
+  return TrajectoryInput(std::move(process), name, scope);
 }
 
-const std::string& TrajectoryInput::name() const { return file_->name; }
-
-std::vector<std::string> TrajectoryInput::rollout_groups() const {
-  std::vector<std::pair<long long, std::string>> found;
-  const hid_t root = file_->file.get();
-  H5Literate(
-      root, H5_INDEX_NAME, H5_ITER_NATIVE, nullptr,
-      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-        if (const std::optional<long long> index = rollout_index(name)) {
-          static_cast<std::vector<std::pair<long long, std::string>>*>(out)->emplace_back(
-              *index, "/" + std::string(name));
-        }
-        return 0;
-      },
-      &found);
-  H5Eclear2(H5E_DEFAULT);
-  std::sort(found.begin(), found.end());
-  std::vector<std::string> groups;
-  for (auto& [index, name] : found) {
-    if (has_object(root, name, H5I_GROUP)) {
-      groups.push_back(std::move(name));
-      continue;
-    }
-    // A joined file's rollout is an external link to another file (joco-simulate --join): one that
-    // leads nowhere is an error, not a rollout less.
-    H5L_info_t info;
-    if (H5Lget_info(root, name.c_str(), &info, H5P_DEFAULT) >= 0 &&
-        info.type == H5L_TYPE_EXTERNAL) {
-      std::vector<char> value(info.u.val_size);
-      const char *target = nullptr, *object = nullptr;
-      unsigned flags = 0;
-      if (H5Lget_val(root, name.c_str(), value.data(), value.size(), H5P_DEFAULT) >= 0 &&
-          H5Lunpack_elink_val(value.data(), value.size(), &flags, &target, &object) >= 0) {
-        H5Eclear2(H5E_DEFAULT);
-        throw InputError(file_->where(name) + ": links to " + target + ":" + object +
-                         ", which cannot be opened (looked for beside " + file_->name +
-                         " and in the current directory; joined files keep their shards)");
-      }
-    }
-    H5Eclear2(H5E_DEFAULT);
-  }
-  return groups;
-}
+const std::string& TrajectoryInput::name() const { return name_; }
 
 std::vector<std::string> TrajectoryInput::trajectory_groups() const {
-  if (!group_.empty()) return {group_};
-  std::string names;
-  for (Field f : row_fields(use_)) {
-    const std::string name = field_info(f).name;
-    if (has_object(file_->file.get(), "/" + name, H5I_DATASET)) return {"/"};
-    names += (names.empty() ? "" : " or ") + name;
-  }
-  std::vector<std::string> groups = rollout_groups();
-  if (groups.empty()) {
-    throw InputError(file_->name + ": holds no trajectory (no " + names +
-                     " dataset at the root, no /rollout_NNNNN group)");
-  }
-  return groups;
+  return process_->call(request(kTrajectoryGroups)).strings();
+}
+
+std::vector<std::string> TrajectoryInput::rollout_groups() const {
+  return process_->call(request(kRolloutGroups)).strings();
 }
 
 Trajectory TrajectoryInput::trajectory(const std::string& group) const {
-  return Trajectory(file_, group, use_);
+  return Trajectory(process_, name_, group);
 }
 
 Trajectory TrajectoryInput::single() const {
   const std::vector<std::string> groups = trajectory_groups();
   if (groups.size() > 1) {
-    throw InputError(file_->name + ": holds " + std::to_string(groups.size()) +
-                     " rollouts; name one, e.g. " + file_->name + ":" + groups[0]);
+    throw InputError(name_ + ": holds " + std::to_string(groups.size()) +
+                     " rollouts; name one, e.g. " + name_ + ":" + groups[0]);
   }
   return trajectory(groups[0]);
 }
 
 ModelInfo TrajectoryInput::model_info() const {
+  Wire reply = process_->call(request(kModelInfo));
   ModelInfo info;
-  const hid_t root = file_->file.get();
-  if (!has_object(root, "/model", H5I_GROUP)) return info;
-  H5Handle g = make_in(H5Gopen2(root, "/model", H5P_DEFAULT), H5Gclose,
-                       "cannot open " + file_->where("/model"));
-  const std::string where = file_->where("/model");
-  // What another program put under /model is its own: what is not as joco writes it is ignored.
-  if (auto a = loose_attribute(g.get(), "model_name", where); a.text) info.model_name = *a.text;
-  if (auto a = loose_attribute(g.get(), "model_checksum", where); a.bits) {
-    info.model_checksum = a.bits;
-  } else if (a.text) {
-    info.model_checksum = parse_checksum(*a.text);
-  }
-  auto names = [&](const char* name, std::vector<std::string>& out) {
-    if (!has_object(g.get(), name, H5I_DATASET)) return;
-    const std::string ds_where = file_->where("/model", name);
-    try {
-      H5Handle ds =
-          make_in(H5Dopen2(g.get(), name, H5P_DEFAULT), H5Dclose, "cannot open " + ds_where);
-      H5Handle space = make_in(H5Dget_space(ds.get()), H5Sclose, "cannot read " + ds_where);
-      if (H5Sget_simple_extent_ndims(space.get()) != 1)
-        throw InputError(ds_where + ": expected rank 1");
-      out = read_strings(ds.get(), false, element_count(space.get()), ds_where);
-    } catch (const InputError& e) {
-      spdlog::warn("{}; ignored", e.what());
-    }
-  };
-  for (const ModelNameList& list : kModelNameLists) names(list.name, info.*list.names);
+  info.model_name = reply.string();
+  const bool has_checksum = reply.flag();
+  const uint64_t checksum = reply.u64();
+  if (has_checksum) info.model_checksum = checksum;
+  for (const ModelNameList& list : kModelNameLists) info.*list.names = reply.strings();
   return info;
 }
 
 std::vector<size_t> TrajectoryInput::dataset_dims(const std::string& name) const {
-  const std::string group = group_.empty() ? "/" : group_;
-  const hid_t file = file_->file.get();
-  if (!has_object(file, group, H5I_GROUP)) return {};
-  H5Handle g = make_in(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose,
-                       "cannot open " + file_->where(group));
-  if (!has_object(g.get(), name, H5I_DATASET)) return {};
-  const InputDataset d = open_numeric(g.get(), name, dataset_where(name));
-  return std::vector<size_t>(d.dims.begin(), d.dims.end());
+  Wire w = request(kDatasetDims);
+  w.put(name);
+  return process_->call(w).sizes();
 }
 
 std::string TrajectoryInput::dataset_where(const std::string& name) const {
-  return file_->where(group_.empty() ? "/" : group_, name);
+  return location(name_, group_.empty() ? "/" : group_, name);
 }
 
 std::vector<double> TrajectoryInput::read_dataset(const std::string& name, size_t first,
                                                   size_t count) const {
-  const std::string group = group_.empty() ? "/" : group_;
-  H5Handle g = make_in(H5Gopen2(file_->file.get(), group.c_str(), H5P_DEFAULT), H5Gclose,
-                       "cannot open " + file_->where(group));
-  const std::string where = dataset_where(name);
-  const InputDataset d = open_numeric(g.get(), name, where);
-  if (d.dims.empty() || first > d.dims[0] || count > d.dims[0] - first) {
-    throw InputError(where + ": entries " + std::to_string(first) + " to " +
-                     std::to_string(first + count) + " asked for, its shape is " +
-                     shape_text(d.dims));
-  }
-  size_t size = count;
-  for (size_t i = 1; i < d.dims.size(); ++i) size *= d.dims[i];
-  std::vector<double> out(size);
-  read_doubles(d.dataset.get(), d.dims, first, count, out.data(), where);
+  Wire w = request(kReadDataset);
+  w.put(name);
+  w.put(static_cast<uint64_t>(first));
+  w.put(static_cast<uint64_t>(count));
+  std::vector<double> out;
+  ValueSink sink;
+  sink.grow = &out;
+  process_->call(w, &sink);
   return out;
 }
 

@@ -2,8 +2,9 @@
 // standard input or bytes in memory), its trajectory groups, and the checks of what a reader needs
 // (the datasets that count rows, numeric types, ranks, row counts; with a model, row shapes and
 // size attributes). Every problem with an input throws InputError (exit code 3) naming the file,
-// group and dataset. The serial HDF5 library is not thread-safe: use these classes from one thread
-// at a time.
+// group and dataset. The HDF5 library is never called in the tool's own process: a reading process
+// (common/h5_guard.h) holds the file and answers each call; a file that crashes or hangs the library
+// there is an InputError "FILE: damaged HDF5 file: ...". Calls from several threads take turns.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +30,7 @@ struct Matrix {
   const double* row(size_t r) const { return data.data() + r * cols; }
 };
 
-struct ReaderFile;  // the open HDF5 file, shared by its trajectories
+class ReaderProcess;  // the process that reads the file (common/h5_guard.h)
 
 // One trajectory group of an input file. Opening checks what can be checked without a model: the
 // dataset that counts the rows exists, every field a tool reads (time, qpos, qvel, act, ctrl, qacc,
@@ -41,8 +42,9 @@ struct ReaderFile;  // the open HDF5 file, shared by its trajectories
 // dropped with a warning.
 class Trajectory {
  public:
-  Trajectory(std::shared_ptr<ReaderFile> file, const std::string& group,
-             TrajectoryUse use = TrajectoryUse::kStates);
+  // Opens `group` of the file that `process` reads (TrajectoryInput::trajectory).
+  Trajectory(std::shared_ptr<ReaderProcess> process, const std::string& file_name,
+             const std::string& group);
   ~Trajectory();
   Trajectory(Trajectory&&) noexcept;
   Trajectory& operator=(Trajectory&&) noexcept;
@@ -144,10 +146,10 @@ class TrajectoryInput {
   std::vector<double> read_dataset(const std::string& name, size_t first, size_t count) const;
 
  private:
-  TrajectoryInput(std::shared_ptr<ReaderFile> file, std::string group, TrajectoryUse use);
-  std::shared_ptr<ReaderFile> file_;
+  TrajectoryInput(std::shared_ptr<ReaderProcess> process, std::string name, std::string group);
+  std::shared_ptr<ReaderProcess> process_;
+  std::string name_;
   std::string group_;
-  TrajectoryUse use_;
 };
 
 }  // namespace joco::tools
