@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "common/h5.h"
-#include "common/h5_guard.h"
+#include "common/hdf5_columns.h"
 #include "common/io.h"
 #include "common/opensim_storage.h"
 #include "joco/error.h"
@@ -38,59 +38,33 @@ std::string beside(const std::string& file, const std::string& name) {
 // HDF5 tables: the datasets of the root group (or FILE.h5:/group) are columns, `time` (T) among
 // them; a (T) dataset is one column, a (T, 3) dataset NAME the columns NAMEx, NAMEy, NAMEz.
 Storage read_hdf5_table(const std::string& path) {
-  std::string file = path, group = "/";
-  const size_t colon = path.rfind(":/");
-  if (colon != std::string::npos) {
-    file = path.substr(0, colon);
-    group = path.substr(colon + 1);
-  }
-  silence_hdf5();
-  guard_hdf5_read(
-      file, [&] { return H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }, group);
-  H5Handle f = make_in(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                       file + ": cannot open the load file");
-  H5Handle g =
-      make_in(H5Gopen2(f.get(), group.c_str(), H5P_DEFAULT), H5Gclose, path + ": no such group");
-  H5G_info_t info;
-  if (H5Gget_info(g.get(), &info) < 0) fail_input(path + ": cannot list the group");
-  std::vector<std::string> names;
-  for (hsize_t i = 0; i < info.nlinks; ++i) {
-    const ssize_t n =
-        H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-    if (n < 0) fail_input(path + ": cannot list the group");
-    std::string name(static_cast<size_t>(n), '\0');
-    H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
-                       static_cast<size_t>(n) + 1, H5P_DEFAULT);
-    if (object_type(g.get(), name) == H5I_DATASET) names.push_back(name);  // a listed name
-  }
-  const auto time_at = std::find(names.begin(), names.end(), "time");
-  if (time_at == names.end()) throw InputError(path + ": no dataset 'time'");
-  std::rotate(names.begin(), time_at, time_at + 1);
+  std::vector<Hdf5Column> read = read_hdf5_columns(path, "the load file");
+  const auto time_at = std::find_if(read.begin(), read.end(),
+                                    [](const Hdf5Column& c) { return c.name == "time"; });
+  if (time_at == read.end()) throw InputError(path + ": no dataset 'time'");
+  std::rotate(read.begin(), time_at, time_at + 1);
   Storage s;
   s.path = path;
   s.angle_units = AngleUnits::kRadians;
   size_t rows = 0;
   std::vector<std::vector<double>> columns;
-  for (const std::string& name : names) {
-    const std::string where = path + "/" + name;
-    InputDataset d = open_numeric(g.get(), name, where);
-    const size_t width = d.dims.size() == 2 ? static_cast<size_t>(d.dims[1]) : 1;
-    if (d.dims.empty() || d.dims.size() > 2 || (d.dims.size() == 2 && width != 3) ||
-        (name == "time" && d.dims.size() != 1)) {
-      throw InputError(where + ": shape " + shape_text(d.dims) + ", expected (T" +
-                       (name == "time" ? ")" : ") or (T, 3)"));
+  for (const Hdf5Column& c : read) {
+    const std::string where = path + "/" + c.name;
+    const size_t width = c.dims.size() == 2 ? c.dims[1] : 1;
+    if (c.dims.empty() || c.dims.size() > 2 || (c.dims.size() == 2 && width != 3) ||
+        (c.name == "time" && c.dims.size() != 1)) {
+      throw InputError(where + ": shape " + shape_text(c.dims) + ", expected (T" +
+                       (c.name == "time" ? ")" : ") or (T, 3)"));
     }
-    const size_t n = static_cast<size_t>(d.dims[0]);
+    const size_t n = c.dims[0];
     if (!columns.empty() && n != rows)
       throw InputError(where + ": " + std::to_string(n) + " rows, but " + path + "/time has " +
                        std::to_string(rows));
     rows = n;
-    std::vector<double> values(n * width);
-    read_doubles(d.dataset.get(), d.dims, 0, n, values.data(), where);
     for (size_t k = 0; k < width; ++k) {
-      s.columns.push_back(width == 1 ? name : name + "xyz"[k]);
+      s.columns.push_back(width == 1 ? c.name : c.name + "xyz"[k]);
       std::vector<double> column(n);
-      for (size_t r = 0; r < n; ++r) column[r] = values[r * width + k];
+      for (size_t r = 0; r < n; ++r) column[r] = c.values[r * width + k];
       columns.push_back(std::move(column));
     }
   }

@@ -719,18 +719,4 @@ size_t read_whole_hdf5(hid_t file, const std::string& scope, const std::function
   }
 }
 
-void guard_hdf5_read(const std::string& name, const Hdf5Opener& open, const std::string& scope) {
-  (void)ReaderProcess::start(name, [&](const std::function<void()>& step) -> ReaderHandler {
-    const hid_t file = open();
-    H5Eclear2(H5E_DEFAULT);
-    if (file >= 0) {
-      read_whole_hdf5(file, scope, step);
-      // and closes it, as the tool will: closing frees what the walk cached, and on a damaged
-      // file that can crash too (hdf5_trajectory_fuzz: SIGSEGV in H5Fclose after the markers)
-      H5Fclose(file);
-    }
-    return [](Wire&, Wire&, ReplyStream&) {};
-  });
-}
-
 }  // namespace joco::tools

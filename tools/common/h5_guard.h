@@ -21,9 +21,6 @@
 
 namespace joco::tools {
 
-// Opens the input file in the reading process, returning a file identifier (negative on failure).
-using Hdf5Opener = std::function<hid_t()>;
-
 // Values passed between the tool and its reading process, appended and taken in order.
 class Wire {
  public:
@@ -99,16 +96,9 @@ class ReaderProcess {
   std::unique_ptr<Impl> impl_;
 };
 
-// Reads the file opened by `open` in a reading process and ends it: the groups on the way to
+// The whole reading of the file, as the reading process does it first: the groups on the way to
 // `scope` ("/group") and everything under it and under /model, or the whole file when `scope` is
-// empty. For readers that then open the file themselves (joining shards, the load and parameter
-// tables); the trajectory and marker readers read through a ReaderProcess instead. Throws
-// InputError "NAME: damaged HDF5 file: ..." as ReaderProcess does.
-void guard_hdf5_read(const std::string& name, const Hdf5Opener& open,
-                     const std::string& scope = "");
-
-// The whole reading of the file, as the reading process does it first (also for the fuzz target,
-// which runs it under the sanitizers): never throws; returns how many objects it read.
+// empty. Never throws; returns how many objects it read.
 size_t read_whole_hdf5(hid_t file, const std::string& scope, const std::function<void()>& step);
 
 // When the reading process is taken to hang while the tool waits for it: no step (an object, an

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "common/h5.h"
-#include "common/h5_guard.h"
+#include "common/hdf5_columns.h"
 #include "common/tool.h"
 #include "joco/error.h"
 
@@ -102,62 +102,33 @@ void read_csv(ParameterTable& t, const Model& m) {
 // (B) or (B, n) numbers for a parameter of n values, as h5py writes
 // f["geom_friction[floor]"] = array.
 void read_hdf5(ParameterTable& t, const Model& m) {
-  std::string file = t.path, group = "/";
-  const size_t colon = t.path.rfind(":/");
-  if (colon != std::string::npos) {
-    file = t.path.substr(0, colon);
-    group = t.path.substr(colon + 1);
-  }
-  silence_hdf5();
-  guard_hdf5_read(
-      file, [&] { return H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }, group);
-  H5Handle f = make_in(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                       file + ": cannot open the parameter file");
-  H5Handle g =
-      make_in(H5Gopen2(f.get(), group.c_str(), H5P_DEFAULT), H5Gclose, t.path + ": no such group");
-  H5G_info_t info;
-  if (H5Gget_info(g.get(), &info) < 0) fail_input(t.path + ": cannot list the group");
-  std::vector<std::string> names;
-  for (hsize_t i = 0; i < info.nlinks; ++i) {
-    const ssize_t n =
-        H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-    if (n < 0) fail_input(t.path + ": cannot list the group");
-    std::string name(static_cast<size_t>(n), '\0');
-    H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(),
-                       static_cast<size_t>(n) + 1, H5P_DEFAULT);
-    if (object_type(g.get(), name) == H5I_DATASET) names.push_back(name);  // a listed name
-  }
-  if (names.empty()) throw InputError(t.path + ": no datasets (one per parameter expected)");
+  const std::vector<Hdf5Column> read = read_hdf5_columns(t.path, "the parameter file");
+  if (read.empty()) throw InputError(t.path + ": no datasets (one per parameter expected)");
   size_t rows = 0;
-  std::vector<std::vector<double>> columns;
-  for (const std::string& name : names) {
-    const std::string where = t.path + "/" + name;
-    const ModelParameter p = find_column(m, name, where);
-    InputDataset d = open_numeric(g.get(), name, where);
-    const size_t width = d.dims.size() == 2 ? static_cast<size_t>(d.dims[1]) : 1;
-    if (d.dims.empty() || d.dims.size() > 2 || static_cast<int>(width) != p.count) {
-      throw UsageError("--params " + where + ": shape " + shape_text(d.dims) + ", expected (B" +
+  for (const Hdf5Column& c : read) {
+    const std::string where = t.path + "/" + c.name;
+    const ModelParameter p = find_column(m, c.name, where);
+    const size_t width = c.dims.size() == 2 ? c.dims[1] : 1;
+    if (c.dims.empty() || c.dims.size() > 2 || static_cast<int>(width) != p.count) {
+      throw UsageError("--params " + where + ": shape " + shape_text(c.dims) + ", expected (B" +
                        (p.count == 1 ? ",) or (B, 1)" : ", " + std::to_string(p.count) + ")") +
                        " for " + std::to_string(p.count) + " value" + (p.count == 1 ? "" : "s") +
                        " per rollout");
     }
-    const size_t n = static_cast<size_t>(d.dims[0]);
-    if (!columns.empty() && n != rows) {
-      throw InputError(where + ": " + std::to_string(n) + " rows, but " + t.path + "/" + names[0] +
-                       " has " + std::to_string(rows));
+    const size_t n = c.dims[0];
+    if (!t.columns.empty() && n != rows) {
+      throw InputError(where + ": " + std::to_string(n) + " rows, but " + t.path + "/" +
+                       read[0].name + " has " + std::to_string(rows));
     }
     rows = n;
-    std::vector<double> values(n * width);
-    read_doubles(d.dataset.get(), d.dims, 0, n, values.data(), where);
     t.columns.push_back(p);
-    columns.push_back(std::move(values));
   }
   t.rows.resize(rows);
   for (size_t r = 0; r < rows; ++r) {
-    for (size_t c = 0; c < columns.size(); ++c) {
+    for (size_t c = 0; c < read.size(); ++c) {
       const size_t width = static_cast<size_t>(t.columns[c].count);
-      t.rows[r].emplace_back(columns[c].begin() + static_cast<ptrdiff_t>(r * width),
-                             columns[c].begin() + static_cast<ptrdiff_t>((r + 1) * width));
+      t.rows[r].emplace_back(read[c].values.begin() + static_cast<ptrdiff_t>(r * width),
+                             read[c].values.begin() + static_cast<ptrdiff_t>((r + 1) * width));
     }
   }
 }
