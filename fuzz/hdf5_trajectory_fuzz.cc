@@ -87,7 +87,7 @@ void read_markers_file(const std::vector<uint8_t>& bytes) {
 // only when HDF5's code is on the stack where the block was allocated.
 extern "C" const char* __lsan_default_suppressions() { return "leak:^H5\n"; }
 
-// The checking process is a fork of this one: a sanitizer report there (on what the HDF5 library
+// The reading process is a fork of this one: a sanitizer report there (on what the HDF5 library
 // does with a damaged file) must end it as a crash ends it, without libFuzzer's death callback
 // saving the input as a finding of this process.
 //

@@ -39,8 +39,8 @@ std::string beside(const std::string& file, const std::string& name) {
 // them; a (T) dataset is one column, a (T, 3) dataset NAME the columns NAMEx, NAMEy, NAMEz.
 Storage read_hdf5_table(const std::string& path) {
   std::vector<Hdf5Column> read = read_hdf5_columns(path, "the load file");
-  const auto time_at = std::find_if(read.begin(), read.end(),
-                                    [](const Hdf5Column& c) { return c.name == "time"; });
+  const auto time_at =
+      std::find_if(read.begin(), read.end(), [](const Hdf5Column& c) { return c.name == "time"; });
   if (time_at == read.end()) throw InputError(path + ": no dataset 'time'");
   std::rotate(read.begin(), time_at, time_at + 1);
   Storage s;

@@ -326,7 +326,7 @@ bool has_listed_link(hid_t group, const std::string& name) {
 }  // namespace
 
 bool has_object(hid_t parent, const std::string& name, H5I_type_t kind) {
-  // Every link on the way listed in the group before it, as the checking process follows them.
+  // Every link on the way listed in the group before it, as the reading process's walk follows them.
   std::optional<H5Handle> opened;
   hid_t at = parent;
   size_t pos = 0;

@@ -127,8 +127,8 @@ bool looks_like_hdf5(std::span<const uint8_t> bytes);
 hid_t open_hdf5_image(std::span<const uint8_t> bytes, const char* name);
 
 // Whether `name` (a path, from the file's root when it starts with '/') leads to an object of the
-// given kind through links the library lists, each in the group before it: the checking process
-// (h5_guard.h) follows links as listed, so the readers open by name only what it has read.
+// given kind through links the library lists, each in the group before it: the reading process's
+// walk (h5_guard.h) follows links as listed, so the readers open by name only what it has read.
 bool has_object(hid_t parent, const std::string& name, H5I_type_t kind);
 // The type of the object `name` leads to (H5I_GROUP, H5I_DATASET, ...; H5I_BADID when none),
 // for a name just listed in `parent` (has_object would list the group again for every name).
@@ -175,7 +175,7 @@ struct LooseAttribute {
 };
 
 // Whether obj has the attribute `name` among those the library lists for it (H5Aiterate2, by
-// name): the readers open by name only attributes listed so, because the checking process
+// name): the readers open by name only attributes listed so, because the reading process's walk
 // (h5_guard.h) reads an object's attributes as the library lists them. A damaged object header
 // can list none while an open by name still finds one, which the library then read out of bounds
 // (a SIGSEGV of joco-inverse, found by hdf5_trajectory_fuzz). InputError when the listing fails.

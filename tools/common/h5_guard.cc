@@ -628,7 +628,7 @@ struct ReaderProcess::Impl {
         }
         case kTagValues: {
           std::span<const double> v(reinterpret_cast<const double*>(body.bytes.data()),
-                                     body.bytes.size() / sizeof(double));
+                                    body.bytes.size() / sizeof(double));
           sink_values(sink, v);
           break;
         }
@@ -661,8 +661,8 @@ std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, con
   }
   int fds[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
-    throw RuntimeError(name + ": cannot read the HDF5 file in a child process: " +
-                       std::strerror(errno));
+    throw RuntimeError(name +
+                       ": cannot read the HDF5 file in a child process: " + std::strerror(errno));
   }
   impl->start_vm = address_space_bytes();
   const pid_t pid = fork();
@@ -670,8 +670,8 @@ std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, con
     const int e = errno;
     close(fds[0]);
     close(fds[1]);
-    throw RuntimeError(name + ": cannot read the HDF5 file in a child process: " +
-                       std::strerror(e));
+    throw RuntimeError(name +
+                       ": cannot read the HDF5 file in a child process: " + std::strerror(e));
   }
   if (pid == 0) {
     close(fds[0]);

@@ -63,9 +63,8 @@ class ReaderProcessTest : public testing::TestWithParam<bool> {
   void SetUp() override { ReaderProcess::set_in_process(GetParam()); }
   void TearDown() override { ReaderProcess::set_in_process(false); }
   std::shared_ptr<ReaderProcess> start() {
-    return ReaderProcess::start("file.h5", [](const std::function<void()>&) {
-      return test_handler();
-    });
+    return ReaderProcess::start("file.h5",
+                                [](const std::function<void()>&) { return test_handler(); });
   }
 };
 
@@ -129,9 +128,8 @@ INSTANTIATE_TEST_SUITE_P(ForkedAndInProcess, ReaderProcessTest, testing::Bool(),
                          [](const auto& p) { return p.param ? "InProcess" : "Forked"; });
 
 TEST(ReaderProcess, ACrashIsTheFilesInputErrorAndTheToolGoesOn) {
-  auto p = ReaderProcess::start("file.h5", [](const std::function<void()>&) {
-    return test_handler();
-  });
+  auto p =
+      ReaderProcess::start("file.h5", [](const std::function<void()>&) { return test_handler(); });
   const uint64_t failures = ReaderProcess::failures();
   try {
     p->call(ask(kCrash));

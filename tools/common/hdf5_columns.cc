@@ -58,8 +58,8 @@ std::vector<Hdf5Column> read_hdf5_columns(const std::string& path, const std::st
   }
   const auto process =
       ReaderProcess::start(file, [&](const std::function<void()>& step) -> ReaderHandler {
-        auto read = std::make_shared<std::vector<Hdf5Column>>(
-            read_columns(file, group, path, what, step));
+        auto read =
+            std::make_shared<std::vector<Hdf5Column>>(read_columns(file, group, path, what, step));
         return [read](Wire&, Wire& out, ReplyStream&) {
           out.put(static_cast<uint64_t>(read->size()));
           for (const Hdf5Column& c : *read) {

@@ -1,10 +1,10 @@
 // Damaged and hostile HDF5 inputs (issue 19): every tool that reads HDF5 refuses them with exit 3,
-// never dies by a signal (the HDF5 library's crashes stay in the checking process of h5_guard.h)
-// and never hangs. The single-byte reproducers crashed or hung the tools before the guard; the
-// sweeps feed deterministic mutations (a byte set in the headers, a bit flipped anywhere, a
-// truncation) of h5py-written files (testdata/foreign, testdata/markers, testdata/hdf5) and of one
-// joco wrote (testdata/hdf5/chain_sim.h5) to every reading tool: a few hundred runs here, a few
-// thousand under the `long` label (LongSweep/).
+// never dies by a signal (the HDF5 library runs in the reading process of h5_guard.h, where its
+// crashes stay) and never hangs. The single-byte reproducers crashed or hung the tools before the
+// guard; the sweeps feed deterministic mutations (a byte set in the headers, a bit flipped
+// anywhere, a truncation) of h5py-written files (testdata/foreign, testdata/markers, testdata/hdf5)
+// and of one joco wrote (testdata/hdf5/chain_sim.h5) to every reading tool: a few hundred runs
+// here, a few thousand under the `long` label (LongSweep/).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>

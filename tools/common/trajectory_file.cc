@@ -70,7 +70,7 @@ struct FileTrajectory::Impl {
 };
 
 FileTrajectory::FileTrajectory(std::shared_ptr<ReaderFile> file, const std::string& group,
-                       TrajectoryUse use)
+                               TrajectoryUse use)
     : impl_(std::make_unique<Impl>()), group_(normalize_group(group)) {
   Impl& t = *impl_;
   t.file = std::move(file);
@@ -181,8 +181,7 @@ std::vector<size_t> FileTrajectory::dims(Field f) const {
   return std::vector<size_t>(d->dims.begin(), d->dims.end());
 }
 
-void FileTrajectory::validate(const ModelSizes& m, uint64_t own,
-                              std::span<const Field> required) {
+void FileTrajectory::validate(const ModelSizes& m, uint64_t own, std::span<const Field> required) {
   Impl& t = *impl_;
   const std::string where = this->where();
   // The sizes the file says it was written for, where it says so with numbers.
@@ -397,7 +396,7 @@ std::optional<double> FileTrajectory::double_attribute(const std::string& name) 
 }
 
 std::optional<std::string> FileTrajectory::dataset_string_attribute(const std::string& dataset,
-                                                                const std::string& name) const {
+                                                                    const std::string& name) const {
   const std::string where = impl_->file->where(group_, dataset);
   if (!has_extra(dataset)) return std::nullopt;
   H5Handle ds = make_in(H5Dopen2(impl_->group.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose,
@@ -433,8 +432,8 @@ FileInput FileInput::open_image(std::vector<uint8_t> bytes, const std::string& n
   file->image = std::move(bytes);
   // The library reads the bytes in place (a copy would double the peak memory); `image` outlives
   // the file handle.
-  file->file = make_in(open_hdf5_image(file->image, "file-image"), H5Fclose,
-                       name + ": cannot open as HDF5");
+  file->file =
+      make_in(open_hdf5_image(file->image, "file-image"), H5Fclose, name + ": cannot open as HDF5");
   read_whole_hdf5(file->file.get(), group, step);
   return FileInput(std::move(file), group, use);
 }
