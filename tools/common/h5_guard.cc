@@ -288,6 +288,7 @@ std::pair<uint64_t, std::string> current_status() {
 
 std::atomic<bool> g_in_process{false};
 std::atomic<uint64_t> g_failures{0};
+std::atomic<uint64_t> g_memory_limit{kGuardMemoryBytes};
 
 // The reading process's side of the socket. A write that fails means the tool is gone: the
 // process ends.
@@ -549,7 +550,7 @@ struct ReaderProcess::Impl {
     throw InputError(*failure);
   }
 
-  // Reads `size` bytes, watching the process: a hang, growth beyond kGuardMemoryBytes or its
+  // Reads `size` bytes, watching the process: a hang, growth beyond the memory limit or its
   // end is a failure (fail()).
   void receive(void* data, size_t size) {
     clockid_t child_clock;
@@ -566,9 +567,10 @@ struct ReaderProcess::Impl {
       // 24 s). (A limit set in the process, RLIMIT_AS, would make the allocation fail there and
       // the reading go on.)
       const uint64_t vm = address_space_bytes(std::to_string(pid));
-      if (start_vm > 0 && vm > start_vm + kGuardMemoryBytes) {
+      const uint64_t limit = g_memory_limit;
+      if (start_vm > 0 && vm > start_vm + limit) {
         end();
-        fail("the HDF5 library asked for more than " + std::to_string(kGuardMemoryBytes >> 20) +
+        fail("the HDF5 library asked for more than " + std::to_string(limit >> 20) +
              " MB reading it");
       }
       pollfd pfd{fd, POLLIN, 0};
@@ -650,6 +652,7 @@ ReaderProcess::~ReaderProcess() = default;
 
 void ReaderProcess::set_in_process(bool in_process) { g_in_process = in_process; }
 uint64_t ReaderProcess::failures() { return g_failures; }
+void ReaderProcess::set_memory_limit(uint64_t bytes) { g_memory_limit = bytes; }
 
 std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, const Open& open) {
   auto impl = std::make_unique<Impl>();

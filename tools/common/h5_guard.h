@@ -88,6 +88,8 @@ class ReaderProcess {
   static void set_in_process(bool in_process);
   // How many reading processes have failed (died, hung, grew) in this process's life.
   static uint64_t failures();
+  // How much a reading process's address space may grow (kGuardMemoryBytes unless set).
+  static void set_memory_limit(uint64_t bytes);
 
   struct Impl;
 
