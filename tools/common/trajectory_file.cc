@@ -59,6 +59,22 @@ std::optional<uint64_t> parse_checksum(std::string text) {
   return value;
 }
 
+// Rows [first, first + count) of a numeric dataset (of rank >= 1), read and sent in blocks of
+// about 1 MB.
+void stream_rows(const InputDataset& d, size_t first, size_t count, const std::string& where,
+                 ReplyStream& out) {
+  size_t cols = 1;
+  for (size_t i = 1; i < d.dims.size(); ++i) cols *= d.dims[i];
+  if (cols == 0 || count == 0) return;
+  const size_t block = rows_per_block(cols);
+  std::vector<double> buffer(std::min(block, count) * cols);
+  for (size_t at = first; at < first + count; at += block) {
+    const size_t n = std::min(block, first + count - at);
+    read_doubles(d.dataset.get(), d.dims, at, n, buffer.data(), where);
+    out.values(std::span<const double>(buffer.data(), n * cols));
+  }
+}
+
 }  // namespace
 
 struct FileTrajectory::Impl {
@@ -268,14 +284,7 @@ void FileTrajectory::read_rows(Field f, size_t first, size_t count, size_t out_s
   for (size_t i = 1; i < d->dims.size(); ++i) cols *= d->dims[i];
   if (out_size != count * cols)
     throw std::invalid_argument("read_into: output size does not fit " + where);
-  if (cols == 0) return;
-  const size_t block = rows_per_block(cols);
-  std::vector<double> buffer(std::min(block, count) * cols);
-  for (size_t at = first; at < first + count; at += block) {
-    const size_t n = std::min(block, first + count - at);
-    read_doubles(d->dataset.get(), d->dims, at, n, buffer.data(), where);
-    out.values(std::span<const double>(buffer.data(), n * cols));
-  }
+  stream_rows(*d, first, count, where, out);
 }
 
 bool FileTrajectory::has_extra(const std::string& name) const {
@@ -301,17 +310,7 @@ std::vector<size_t> FileTrajectory::read_extra(const std::string& name, ReplyStr
   if (!has_extra(name)) throw InputError(this->where() + ": no dataset " + name);
   InputDataset d = open_numeric(impl_->group.get(), name, where);
   if (d.dims.empty()) d.dims = {1};
-  size_t cols = 1;
-  for (size_t i = 1; i < d.dims.size(); ++i) cols *= d.dims[i];
-  if (cols > 0) {
-    const size_t block = rows_per_block(cols);
-    std::vector<double> buffer(std::min<size_t>(block, d.dims[0]) * cols);
-    for (size_t at = 0; at < d.dims[0]; at += block) {
-      const size_t n = std::min<size_t>(block, d.dims[0] - at);
-      read_doubles(d.dataset.get(), d.dims, at, n, buffer.data(), where);
-      out.values(std::span<const double>(buffer.data(), n * cols));
-    }
-  }
+  stream_rows(d, 0, d.dims[0], where, out);
   return std::vector<size_t>(d.dims.begin(), d.dims.end());
 }
 
@@ -559,16 +558,7 @@ void FileInput::read_dataset(const std::string& name, size_t first, size_t count
                      std::to_string(first + count) + " asked for, its shape is " +
                      shape_text(d.dims));
   }
-  size_t cols = 1;
-  for (size_t i = 1; i < d.dims.size(); ++i) cols *= d.dims[i];
-  if (cols == 0) return;
-  const size_t block = rows_per_block(cols);
-  std::vector<double> buffer(std::min(block, count) * cols);
-  for (size_t at = first; at < first + count; at += block) {
-    const size_t n = std::min(block, first + count - at);
-    read_doubles(d.dataset.get(), d.dims, at, n, buffer.data(), where);
-    out.values(std::span<const double>(buffer.data(), n * cols));
-  }
+  stream_rows(d, first, count, where, out);
 }
 
 }  // namespace joco::tools
