@@ -86,7 +86,8 @@ class ReaderProcess {
   // The fuzz target runs the handlers in its own process as well (the same requests, the same
   // library calls), so that the sanitizers see joco's code; the tools never do.
   static void set_in_process(bool in_process);
-  // How many reading processes have failed (died, hung, grew) in this process's life.
+  // How many reading processes have failed (died, hung, grew, or crashed closing the file at the
+  // end) in this process's life.
   static uint64_t failures();
   // How much a reading process's address space may grow (kGuardMemoryBytes unless set).
   static void set_memory_limit(uint64_t bytes);

@@ -350,4 +350,20 @@ TEST(DamagedHdf5, AStringOfAGigabyteExit3) {
   fs::remove_all(dir);
 }
 
+// Found by hdf5_trajectory_fuzz (testdata/fuzz/hdf5_trajectory/crash_at_close_after_reading.h5):
+// a bad free in H5Fclose in the target's own process, whose reading closes the file; the reading
+// process now closes it too before it ends (a crash there counts as the reading's failure). The
+// tools refuse the file, exit 3, without a signal.
+TEST(DamagedHdf5, ACrashAtCloseAfterReadingExit3) {
+  const std::string dir = scratch();
+  const std::string file = kTestdata + "/fuzz/hdf5_trajectory/crash_at_close_after_reading.h5";
+  for (const Reader& r : readers()) {
+    if (r.sources != kStates) continue;
+    const Outcome o = run_tool(command(r, file, dir + "/out.h5"), dir + "/err.txt", 60);
+    EXPECT_EQ(o.signal, 0) << r.name << " died by " << strsignal(o.signal);
+    EXPECT_EQ(o.exit_code, 3) << r.name << ": " << o.err;
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
