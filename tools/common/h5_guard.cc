@@ -427,9 +427,6 @@ void send_reply(ChildChannel& channel, uint64_t status, const std::string& body)
       send_reply(channel, status, message);
     }
   }
-  // The tool is done: the file is closed as the fuzz target's own process closes it (the close
-  // reads and frees what the reading cached, and can crash on a damaged file: Impl::finish).
-  handler = nullptr;
   _exit(0);
 }
 
@@ -533,30 +530,7 @@ struct ReaderProcess::Impl {
   std::optional<std::string> failure;  // set once the process has failed
   std::mutex mutex;
 
-  ~Impl() { finish(); }
-
-  // The tool is done with the file: the process closes it and ends (waited for 2 s, then
-  // killed). A crash there harms nothing the tool has, but counts as a failure, so that the fuzz
-  // target does not repeat the reading in its own process.
-  void finish() {
-    if (pid <= 0) return;
-    if (fd >= 0) close(fd);
-    fd = -1;
-    int status = 0;
-    pid_t done = 0;
-    for (int i = 0; i < 200 && done == 0; ++i) {
-      done = waitpid(pid, &status, WNOHANG);
-      if (done == 0) usleep(10000);
-    }
-    if (done == 0) {
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-    } else if (done > 0 && WIFSIGNALED(status)) {
-      ++g_failures;
-    }
-    pid = -1;
-  }
+  ~Impl() { end(); }
 
   void end() {
     if (fd >= 0) close(fd);

@@ -83,11 +83,10 @@ class ReaderProcess {
   // every later call throws the same). One call at a time (calls from several threads wait).
   Wire call(const Wire& request, ValueSink* sink = nullptr);
 
-  // The fuzz target runs the handlers in its own process as well (the same requests, the same
-  // library calls), so that the sanitizers see joco's code; the tools never do.
+  // Runs the handlers in this process instead of a fork (the fuzz target's JOCO_FUZZ_IN_PROCESS:
+  // one input's reading under the sanitizers, with its stack); the tools never do.
   static void set_in_process(bool in_process);
-  // How many reading processes have failed (died, hung, grew, or crashed closing the file at the
-  // end) in this process's life.
+  // How many reading processes have failed (died, hung, grew) in this process's life.
   static uint64_t failures();
   // How much a reading process's address space may grow (kGuardMemoryBytes unless set).
   static void set_memory_limit(uint64_t bytes);

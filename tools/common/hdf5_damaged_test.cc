@@ -351,9 +351,9 @@ TEST(DamagedHdf5, AStringOfAGigabyteExit3) {
 }
 
 // Found by hdf5_trajectory_fuzz (testdata/fuzz/hdf5_trajectory/crash_at_close_after_reading.h5):
-// a bad free in H5Fclose in the target's own process, whose reading closes the file; the reading
-// process now closes it too before it ends (a crash there counts as the reading's failure). The
-// tools refuse the file, exit 3, without a signal.
+// a bad free in H5Fclose in the target's own process, when it also read each input there (no
+// longer: it reads as the tools do). The tools, which never close an input in their own process,
+// refuse the file, exit 3, without a signal.
 TEST(DamagedHdf5, ACrashAtCloseAfterReadingExit3) {
   const std::string dir = scratch();
   const std::string file = kTestdata + "/fuzz/hdf5_trajectory/crash_at_close_after_reading.h5";
