@@ -6,6 +6,9 @@
 // rne_post_constraint once qacc is known. Jacobians are in joco/jacobian.h.
 #pragma once
 
+#include <span>
+#include <vector>
+
 #include "joco/data.h"
 #include "joco/model.h"
 
@@ -49,6 +52,17 @@ void solve_ld(const Model& m, double* x, const double* y, int n, const double* q
 
 // x = inv(M) y for n vectors, with the factorisation of factor_m (mj_solveM). x may alias y.
 void solve_m(const Model& m, const Data& d, double* x, const double* y, int n);
+
+// The dofs where y is nonzero and all their ancestors along dof_parentid, in ascending order (into
+// `chain`): the entries of x = inv(M) y that depend only on y's entries among them, and the only
+// entries of x that y'x reads.
+void nonzero_dofs_and_ancestors(const Model& m, const double* y, std::vector<int>& chain);
+
+// solve_m on those entries only: x holds y on `chain` (nonzero_dofs_and_ancestors of y) on entry
+// and inv(M) y there on return, bit for bit what solve_m gives there; x's other entries are left
+// as they are. A cost of the chain's length times depth instead of solve_m's nv times depth: the
+// compiler's weights J inv(M) J' of each dof, body and tendon.
+void solve_m_on_chain(const Model& m, const Data& d, double* x, std::span<const int> chain);
 
 // Half of solve_m: x = sqrt(inv(D)) inv(L') y for n vectors, so that x'x = y' inv(M) y
 // (mj_solveM2). x may alias y.

@@ -47,6 +47,37 @@ TEST_P(CompileOracle, EveryFieldMatchesMuJoCo) {
   EXPECT_TRUE(problems.empty()) << "fields that differ: " << problems;
 }
 
+// Found by mjcf_fuzz (testdata/fuzz/mjcf/cloth_deep_tree_slow_weights.mjcf, a timeout of the
+// campaign of 2026-11-28): a mutated flag whose cloth is 8 x 97 bodies in one deep tree. The
+// weights of each dof, body and tendon (dof_invweight0, body_invweight0, tendon_invweight0), one
+// solve with M each, took 2 s in a Release build (as in MuJoCo 2.2.2) and over 10 s in the fuzz
+// target; they now solve along each Jacobian's chain of dofs (solve_m_on_chain, whose numbers are
+// the full solve's bit for bit: SolveM.OnTheChainOfANonzeroYAsTheFullSolve; the compiled file is
+// byte for byte the one before). Every other field matches MuJoCo's at 1e-10. Those three differ
+// from MuJoCo's by up to 1.5e-9 relative, before the change as after: the deep chain's inverse
+// weights reach 7e4, and the factorisation's rounding grows along the tree's depth.
+TEST(CompileOracle, WeightsOfADeepClothAlongTheirChains) {
+  const std::string path = test::testdata("fuzz/mjcf/cloth_deep_tree_slow_weights.mjcf");
+  std::string error;
+  auto mj = oracle::load(path, &error);
+  ASSERT_TRUE(mj) << "MuJoCo cannot load " << path << ": " << error;
+  const Model m = compile_mjcf_file(path);
+  EXPECT_GT(m.nbody, 700);
+  const std::set<std::string> weights = {"dof_invweight0", "body_invweight0", "tendon_invweight0"};
+  for (const double rel : {1e-10, 1e-8}) {
+    oracle::Tolerance tolerance;
+    tolerance.rel = rel;
+    const oracle::Comparison c = oracle::compare_model(m, mj.get(), tolerance);
+    std::string problems;
+    for (const oracle::FieldResult& f : c.fields) {
+      if ((rel < 1e-9) == (weights.count(f.name) > 0)) continue;  // the weights at 1e-8
+      if (f.status != oracle::FieldResult::kMatch) problems += f.name + " ";
+    }
+    EXPECT_TRUE(problems.empty()) << "fields that differ at " << rel << ": " << problems << "\n"
+                                  << c.table(true);
+  }
+}
+
 // The models of the shared list (test::all_testdata_models()) in the folders whose models are
 // compared field by field with MuJoCo 2.2.2 (other folders hold models written for one stage's
 // tests, fragments, URDF, or files MuJoCo refuses), and the texture and height field assets

@@ -43,12 +43,16 @@ void evaluate_position(const Model& m, Data& d) {
 void tendon_and_actuator_references(Model& m, Data& d) {
   const size_t nv = static_cast<size_t>(m.nv);
   std::vector<double> solved(nv);
+  std::vector<int> chain;
   for (int t = 0; t < m.ntendon; ++t) {
     m.tendon_length0[t] = d.ten_length[t];
     const double* jac = d.ten_J + t * nv;
-    solve_m(m, d, solved.data(), jac, 1);
+    // J inv(M) J' along the chain of J's dofs (solve_m_on_chain): the terms elsewhere are zeros
+    nonzero_dofs_and_ancestors(m, jac, chain);
+    for (int k : chain) solved[static_cast<size_t>(k)] = jac[k];
+    solve_m_on_chain(m, d, solved.data(), chain);
     double w = 0;
-    for (size_t i = 0; i < nv; ++i) w += jac[i] * solved[i];
+    for (int k : chain) w += jac[k] * solved[static_cast<size_t>(k)];
     m.tendon_invweight0[t] = w;
   }
   for (int i = 0; i < m.nu; ++i) {
@@ -71,15 +75,20 @@ void tendon_and_actuator_references(Model& m, Data& d) {
 }
 
 // dof_invweight0: the diagonal of inv(M) at qpos0; ball and free joints share
-// one value per rotational (and translational) triple, their mean.
+// one value per rotational (and translational) triple, their mean. Entry i of inv(M) e_i needs
+// only the solve along i's ancestors (solve_m_on_chain).
 void dof_weights(Model& m, const Data& d) {
-  std::vector<double> unit(static_cast<size_t>(m.nv)), column(static_cast<size_t>(m.nv));
+  std::vector<double> column(static_cast<size_t>(m.nv));
   std::vector<double> inverse_diagonal(static_cast<size_t>(m.nv));
+  std::vector<double> unit(static_cast<size_t>(m.nv));
+  std::vector<int> chain;
   for (int i = 0; i < m.nv; ++i) {
-    std::fill(unit.begin(), unit.end(), 0.0);
     unit[static_cast<size_t>(i)] = 1;
-    solve_m(m, d, column.data(), unit.data(), 1);
+    nonzero_dofs_and_ancestors(m, unit.data(), chain);
+    for (int k : chain) column[static_cast<size_t>(k)] = unit[static_cast<size_t>(k)];
+    solve_m_on_chain(m, d, column.data(), chain);
     inverse_diagonal[static_cast<size_t>(i)] = column[static_cast<size_t>(i)];
+    unit[static_cast<size_t>(i)] = 0;
   }
   for (int j = 0; j < m.njnt; ++j) {
     const int adr = m.jnt_dofadr[j];
@@ -118,10 +127,13 @@ void joint_springdampers(Model& m, std::span<const std::array<double, 2>> spring
 }
 
 // body_invweight0: the mean diagonal of J inv(M) J' for the translation and the rotation of each
-// body's centre of mass.
+// body's centre of mass. J is zero outside the dofs of the body and its ancestors, so the solve
+// and the trace run along that chain (solve_m_on_chain): the same sums as over all dofs, whose
+// other terms are zeros.
 void body_weights(Model& m, Data& d) {
   const size_t nv = static_cast<size_t>(m.nv);
-  std::vector<double> jacp(3 * nv), jacr(3 * nv), solved(3 * nv);
+  std::vector<double> jacp(3 * nv), jacr(3 * nv), solved(nv);
+  std::vector<int> chain;
   m.body_invweight0[0] = m.body_invweight0[1] = 0;
   for (int b = 1; b < m.nbody; ++b) {
     if (m.body_weldid[b] == 0) {
@@ -132,10 +144,13 @@ void body_weights(Model& m, Data& d) {
     double weights[2];
     for (int part = 0; part < 2; ++part) {
       const std::vector<double>& jac = part == 0 ? jacp : jacr;
-      solve_m(m, d, solved.data(), jac.data(), 3);
       double trace = 0;
       for (size_t r = 0; r < 3; ++r) {
-        for (size_t c = 0; c < nv; ++c) trace += jac[r * nv + c] * solved[r * nv + c];
+        const double* row = jac.data() + r * nv;
+        nonzero_dofs_and_ancestors(m, row, chain);
+        for (int k : chain) solved[static_cast<size_t>(k)] = row[k];
+        solve_m_on_chain(m, d, solved.data(), chain);
+        for (int k : chain) trace += row[k] * solved[static_cast<size_t>(k)];
       }
       weights[part] = trace / 3;
     }

@@ -114,6 +114,45 @@ void solve_m(const Model& m, const Data& d, double* x, const double* y, int n) {
   solve_ld(m, x, y, n, d.qLD, d.qLDiagInv);
 }
 
+void nonzero_dofs_and_ancestors(const Model& m, const double* y, std::vector<int>& chain) {
+  std::vector<char> on_chain(static_cast<size_t>(m.nv), 0);
+  for (int i = m.nv - 1; i >= 0; --i) {
+    if (y[i] == 0) continue;
+    for (int j = i; j >= 0 && !on_chain[static_cast<size_t>(j)]; j = m.dof_parentid[j]) {
+      on_chain[static_cast<size_t>(j)] = 1;
+    }
+  }
+  chain.clear();
+  for (int i = 0; i < m.nv; ++i) {
+    if (on_chain[static_cast<size_t>(i)]) chain.push_back(i);
+  }
+}
+
+// The operations of solve_lt, scale and solve_l on the chain's rows, in their order: outside the
+// chain y is zero, which the leaves-up pass leaves zero (a nonzero x_i would need a nonzero
+// descendant, which would put i on the chain) and which adds nothing to the chain's rows; the
+// roots-down pass of a row reads only its ancestors, all on the chain.
+void solve_m_on_chain(const Model& m, const Data& d, double* x, std::span<const int> chain) {
+  const int* madr = m.dof_Madr;
+  const int* parent = m.dof_parentid;
+  const int* simple = m.dof_simplenum;
+  const double* qld = d.qLD;
+  for (size_t k = chain.size(); k-- > 0;) {
+    const int i = chain[k];
+    if (simple[i] || parent[i] < 0 || x[i] == 0) continue;
+    int adr = madr[i] + 1;
+    for (int j = parent[i]; j >= 0; j = parent[j], ++adr) x[j] -= qld[adr] * x[i];
+  }
+  for (int i : chain) x[i] *= d.qLDiagInv[i];
+  for (int i : chain) {
+    if (simple[i]) continue;
+    double xi = x[i];
+    int adr = madr[i] + 1;
+    for (int j = parent[i]; j >= 0; j = parent[j], ++adr) xi -= qld[adr] * x[j];
+    x[i] = xi;
+  }
+}
+
 void solve_m2(const Model& m, const Data& d, double* x, const double* y, int n) {
   copy_vectors(m, x, y, n);
   for_each_block(m, x, n, [&](const auto& b) {
