@@ -62,6 +62,17 @@ struct SolverStat {
 };
 
 // The plain-data header of Data: sizes, statistics and the variable sizes of the current step.
+// One slot of Data::separating_axes: a unit direction along which geom1 and geom2 (geom1 <
+// geom2 as the collision tests them) were apart, or geom1 = -1 for an empty slot.
+struct SeparatingAxis {
+  int geom1 = -1;
+  int geom2 = -1;
+  int vertex1 = -1;  // where the mesh hill climbs along dir ended (-1: not a mesh, or not yet)
+  int vertex2 = -1;
+  double dir[3] = {};
+};
+inline constexpr int kSeparatingAxisSlots = 256;  // a power of two
+
 struct DataInfo {
   // sizes fixed when made
   int nstack = 0;  // doubles in the stack
@@ -114,6 +125,11 @@ class Data : public DataInfo {
   // symbolic factorisation, reused while the constraint rows couple the same dofs
   // (solver/hessian_pattern.h). reset_data clears it.
   int* hessian_cache = nullptr;
+  // Axes that separated convex geom pairs at their last test, kSeparatingAxisSlots of them, a slot
+  // per pair by hash (collision/convex.cc): tried before MPR, which they spare whenever they still
+  // separate (what MPR would then find is no contact). Never a result: a step computes the same
+  // with them or without. reset_data clears them.
+  SeparatingAxis* separating_axes = nullptr;
 
 #define JOCO_DECLARE_ARRAY(type, name, rows, cols) type* name = nullptr;
   JOCO_DATA_ARRAYS(JOCO_DECLARE_ARRAY)

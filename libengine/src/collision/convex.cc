@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "model/mesh_graph.h"
@@ -527,6 +528,7 @@ void convex_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
     return;
   }
   if (o.support_budget > 0) --o.support_budget;
+  copy3(o.last_dir, dir->v);
   support_with_margin(o, dir->v, o.margin, out->v);
 }
 
@@ -605,11 +607,59 @@ int multiccd_contacts(const Model& m, const ConvexObject& a, const ConvexObject&
   return n;
 }
 
+namespace {
+
+SeparatingAxis& separating_axis_slot(const Data& d, int g1, int g2) {
+  const uint32_t hash =
+      static_cast<uint32_t>(g1) * 73856093u ^ static_cast<uint32_t>(g2) * 19349663u;
+  return d.separating_axes[hash & (kSeparatingAxisSlots - 1)];
+}
+
+// Whether the slot's unit direction separates a and b, their margins included, by more than the
+// rounding of these sums and of MPR's own points (kBoxGap, as boxes_apart): a's farthest point
+// along it falls short of b's nearest. MPR then finds no contact (it reports one only with the
+// origin inside a tetrahedron of points of a - b, which all lie beyond that gap). The mesh hill
+// climbs start where the slot's last ended (any start finds the same farthest distance), and a's
+// and b's own starts are put back, so that MPR's climbs start where they would have.
+bool separated_along(const ConvexObject& a, const ConvexObject& b, SeparatingAxis& slot) {
+  const int start_a = a.vertex, start_b = b.vertex;
+  a.vertex = slot.vertex1;
+  b.vertex = slot.vertex2;
+  double pa[3], pb[3], back[3];
+  support_with_margin(a, slot.dir, a.margin, pa);
+  scale3(back, slot.dir, -1);
+  support_with_margin(b, back, b.margin, pb);
+  slot.vertex1 = a.vertex;
+  slot.vertex2 = b.vertex;
+  a.vertex = start_a;
+  b.vertex = start_b;
+  double scale = 0;
+  for (int k = 0; k < 3; ++k) scale += std::abs(a.pos[k]) + std::abs(b.pos[k]);
+  scale += a.model->geom_rbound[a.geom] + b.model->geom_rbound[b.geom] + a.margin;
+  return dot3(pb, slot.dir) - dot3(pa, slot.dir) > kBoxGap * scale;
+}
+
+}  // namespace
+
 int convex_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, double margin) {
   ConvexObject a, b;
   convex_object(&a, m, d, g1, margin);
   convex_object(&b, m, d, g2, margin);
-  if (!mpr_contact(m, &a, &b, margin, con)) return 0;
+  if (boxes_apart(a, b, margin)) return 0;  // most candidate pairs, at a fraction of MPR's cost
+  // Pairs that are near stay apart along the same axis from one step to the next: MPR's last
+  // direction when it found none, kept per pair, spares most of its calls (UR5: three in four).
+  SeparatingAxis& slot = separating_axis_slot(d, g1, g2);
+  if (slot.geom1 == g1 && slot.geom2 == g2 && separated_along(a, b, slot)) return 0;
+  if (!mpr_penetration(m, &a, &b, margin, con)) {
+    const double norm = norm3(a.last_dir);
+    if (norm > kMinVal && std::isfinite(norm)) {
+      SeparatingAxis found{g1, g2, a.vertex, b.vertex, {}};
+      scale3(found.dir, a.last_dir, 1 / norm);
+      if (separated_along(a, b, found)) slot = found;
+    }
+    return 0;
+  }
+  if (slot.geom1 == g1 && slot.geom2 == g2) slot.geom1 = -1;  // in contact: no axis to try next
   if (!multiccd_applies(m, a.type, b.type)) return 1;
   convex_object(&a, m, d, g1, margin);
   convex_object(&b, m, d, g2, margin);

@@ -23,6 +23,7 @@ struct ConvexObject {
   // on absurd geometry (sizes of 9e43) they never end. Past the budget the support point is NaN,
   // which fails every test of those loops, so the call ends with no contact.
   mutable int support_budget = -1;  // -1: unlimited (support_point, outside MPR)
+  mutable double last_dir[3] = {};  // the direction of the last support point MPR asked for
   double prism[6][3] = {};  // prism vertices in world coordinates: the top three, then the bottom
 };
 

@@ -178,11 +178,12 @@ TEST(MprSupportBudget, EndsMprAtAnyPointWithNoContactOrTheSameOne) {
 // Geoms of absurd size (a .jmb's validated range allows any finite size): MPR ends.
 TEST(MprSupportBudget, HugeGeomsEnd) {
   for (const char* type : {"box", "ellipsoid", "cylinder", "capsule"}) {
-    const std::string xml = std::string("<mujoco><worldbody><geom type='") + type +
-                            "' size='9e43 9e43 9e43'/><body pos='0 0 1'><freejoint/>"
-                            "<geom type='ellipsoid' size='0.1 0.2 0.3'/></body>"
-                            "<body pos='1e43 0 1'><freejoint/><geom type='cylinder' size='0.1 0.2'/>"
-                            "</body></worldbody></mujoco>";
+    const std::string xml =
+        std::string("<mujoco><worldbody><geom type='") + type +
+        "' size='9e43 9e43 9e43'/><body pos='0 0 1'><freejoint/>"
+        "<geom type='ellipsoid' size='0.1 0.2 0.3'/></body>"
+        "<body pos='1e43 0 1'><freejoint/><geom type='cylinder' size='0.1 0.2'/>"
+        "</body></worldbody></mujoco>";
     const Model m = compile_mjcf(xml, "huge.xml", ".");
     Data d(m);
     int steps = 0;
@@ -232,6 +233,62 @@ TEST(MeshSupportVertex, WarmStartEndsWhereTheClimbFromVertexZeroEnds) {
   }
   EXPECT_GT(compared, 7 * 600 * static_cast<int>(widths.size()));
   EXPECT_GT(warm, compared / 2);
+}
+
+// The separating axes kept in Data from one test of a pair to the next (convex_convex) spare MPR
+// calls and change nothing: shapes moving in small steps, each pair's contacts with the axes kept
+// equal, bit for bit, those of a Data whose axes are cleared before every test.
+TEST(SeparatingAxes, SpareMprCallsAndChangeNoContact) {
+  const Model m = compile_mjcf(kShapes, "<convex_test>", test::testdata("urdf/ur5"));
+  Data kept(m), cleared(m);
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> pos(-0.12, 0.12), unit(-1, 1), step(-0.004, 0.004);
+  std::vector<double> quat(4 * m.ngeom);
+  for (int g = 0; g < m.ngeom; ++g) {
+    for (int k = 0; k < 3; ++k) kept.geom_xpos[3 * g + k] = pos(rng);
+    for (int k = 0; k < 4; ++k) quat[4 * g + k] = unit(rng);
+  }
+  int contacts = 0, apart = 0, axes_used = 0;
+  for (int frame = 0; frame < 300; ++frame) {
+    for (int g = 0; g < m.ngeom; ++g) {
+      for (int k = 0; k < 3; ++k) kept.geom_xpos[3 * g + k] += step(rng);
+      for (int k = 0; k < 4; ++k) quat[4 * g + k] += 4 * step(rng);
+      quat_normalize(&quat[4 * g]);
+      quat_to_mat(kept.geom_xmat + 9 * g, &quat[4 * g]);
+    }
+    std::copy(kept.geom_xpos, kept.geom_xpos + 3 * m.ngeom, cleared.geom_xpos);
+    std::copy(kept.geom_xmat, kept.geom_xmat + 9 * m.ngeom, cleared.geom_xmat);
+    const double margin = frame % 3 == 0 ? 0.01 : 0;
+    for (int g1 = 0; g1 < m.ngeom; ++g1) {
+      for (int g2 = g1 + 1; g2 < m.ngeom; ++g2) {
+        std::fill(cleared.separating_axes, cleared.separating_axes + kSeparatingAxisSlots,
+                  SeparatingAxis{});
+        Contact a[kMaxConPair], b[kMaxConPair];
+        const int slots_before = [&] {
+          int n = 0;
+          for (int i = 0; i < kSeparatingAxisSlots; ++i) {
+            const SeparatingAxis& s = kept.separating_axes[i];
+            n += s.geom1 == g1 && s.geom2 == g2;
+          }
+          return n;
+        }();
+        const int na = narrow::convex_convex(m, kept, a, g1, g2, margin);
+        const int nb = narrow::convex_convex(m, cleared, b, g1, g2, margin);
+        ASSERT_EQ(na, nb) << "frame " << frame << " geoms " << g1 << " " << g2;
+        for (int i = 0; i < na; ++i) {
+          EXPECT_EQ(a[i].dist, b[i].dist);
+          for (int k = 0; k < 3; ++k) EXPECT_EQ(a[i].pos[k], b[i].pos[k]);
+          for (int k = 0; k < 9; ++k) EXPECT_EQ(a[i].frame[k], b[i].frame[k]);
+        }
+        contacts += na;
+        apart += na == 0;
+        axes_used += na == 0 && slots_before > 0;
+      }
+    }
+  }
+  EXPECT_GT(contacts, 100);
+  EXPECT_GT(axes_used, 100);  // pairs a kept axis was there for
+  EXPECT_GT(apart, axes_used);
 }
 
 }  // namespace

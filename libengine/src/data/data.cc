@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -47,7 +48,8 @@ DataBytes data_bytes(const ModelSizes& s) {
   }
   b.contacts = double(s.nconmax) * sizeof(Contact);
   b.stack = double(s.nstack) * sizeof(double);
-  b.total += b.contacts + b.stack + double(newton::hessian_cache_ints(s)) * sizeof(int);
+  b.total += b.contacts + b.stack + double(newton::hessian_cache_ints(s)) * sizeof(int) +
+             double(kSeparatingAxisSlots) * sizeof(SeparatingAxis);
   return b;
 }
 
@@ -100,6 +102,7 @@ void reset_state(const Model& m, Data& d) {
   zero(d.userdata, m.nuserdata);
   // The Newton solver's cache, marked empty: its patterns are analysed again at the next solve.
   std::memset(d.hessian_cache, 0, sizeof(int) * newton::kHeaderInts);
+  std::fill(d.separating_axes, d.separating_axes + kSeparatingAxisSlots, SeparatingAxis{});
 }
 
 Data::Data(const Model& m) : sizes_(m.sizes()) {
@@ -143,6 +146,7 @@ void Data::take(Data& other) noexcept {
   stack = other.stack;
   contact = other.contact;
   hessian_cache = other.hessian_cache;
+  separating_axes = other.separating_axes;
 #define JOCO_TAKE_ARRAY(type, name, rows, cols) \
   name = other.name;                            \
   other.name = nullptr;
@@ -154,6 +158,7 @@ void Data::take(Data& other) noexcept {
   other.stack = nullptr;
   other.contact = nullptr;
   other.hessian_cache = nullptr;
+  other.separating_axes = nullptr;
 }
 
 void Data::release() {
@@ -190,6 +195,8 @@ void Data::allocate_buffer() {
   total += align_up(static_cast<size_t>(sizes_.nconmax) * sizeof(Contact));
   const size_t hessian_cache_offset = total;
   total += align_up(static_cast<size_t>(newton::hessian_cache_ints(sizes_)) * sizeof(int));
+  const size_t separating_axes_offset = total;
+  total += align_up(kSeparatingAxisSlots * sizeof(SeparatingAxis));
   for (const ArrayField& f : fields) {
     offsets.push_back(total);
     total += align_up(f.bytes());
@@ -221,6 +228,7 @@ void Data::allocate_buffer() {
   stack = reinterpret_cast<double*>(base + total);
   contact = reinterpret_cast<Contact*>(base + contact_offset);
   hessian_cache = reinterpret_cast<int*>(base + hessian_cache_offset);
+  separating_axes = reinterpret_cast<SeparatingAxis*>(base + separating_axes_offset);
   size_t index = 0;
 #define JOCO_BIND_ARRAY(type, name, rows, cols) \
   name = reinterpret_cast<type*>(base + offsets[index++]);
@@ -244,7 +252,7 @@ void check_data(const Model& m, const Data& d) {
   static_assert(sizeof(ModelSizes) % sizeof(int) == 0);
   const ModelSizes& made_for = d.sizes();
   if (std::memcmp(&made_for, &m.sizes(), sizeof(ModelSizes)) == 0) return;
-  // The stack is the Data's own (nstack doubles, checked at each use); every other size is m's.
+    // The stack is the Data's own (nstack doubles, checked at each use); every other size is m's.
 #define JOCO_CHECK_SIZE(name)                                                                     \
   if (made_for.name != m.name && std::string_view(#name) != "nstack") {                           \
     throw InputError("this Data was made for another model (" #name " = " +                       \
