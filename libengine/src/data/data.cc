@@ -252,7 +252,7 @@ void check_data(const Model& m, const Data& d) {
   static_assert(sizeof(ModelSizes) % sizeof(int) == 0);
   const ModelSizes& made_for = d.sizes();
   if (std::memcmp(&made_for, &m.sizes(), sizeof(ModelSizes)) == 0) return;
-    // The stack is the Data's own (nstack doubles, checked at each use); every other size is m's.
+  // The stack is the Data's own (nstack doubles, checked at each use); every other size is m's.
 #define JOCO_CHECK_SIZE(name)                                                                     \
   if (made_for.name != m.name && std::string_view(#name) != "nstack") {                           \
     throw InputError("this Data was made for another model (" #name " = " +                       \
