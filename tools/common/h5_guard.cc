@@ -289,6 +289,8 @@ std::pair<uint64_t, std::string> current_status() {
 std::atomic<bool> g_in_process{false};
 std::atomic<uint64_t> g_failures{0};
 std::atomic<uint64_t> g_memory_limit{kGuardMemoryBytes};
+std::atomic<double> g_idle_seconds{kGuardIdleSeconds};
+std::atomic<double> g_idle_cpu_seconds{kGuardIdleCpuSeconds};
 
 // The reading process's side of the socket. A write that fails means the tool is gone: the
 // process ends.
@@ -573,16 +575,16 @@ struct ReaderProcess::Impl {
         fail("the HDF5 library asked for more than " + std::to_string(limit >> 20) +
              " MB reading it");
       }
+      const double idle = g_idle_seconds, idle_cpu = g_idle_cpu_seconds;
       pollfd pfd{fd, POLLIN, 0};
-      const int r = poll(&pfd, 1, 250);
+      const int r = poll(&pfd, 1, std::clamp(static_cast<int>(idle * 1000 / 4), 10, 250));
       if (r < 0 && errno == EINTR) continue;
       if (r == 0) {
         const double waited = now_seconds() - progress_wall;
-        if ((waited >= kGuardIdleSeconds && child_cpu() - progress_cpu >= kGuardIdleCpuSeconds) ||
+        if ((waited >= idle && child_cpu() - progress_cpu >= idle_cpu) ||
             waited >= kGuardStallSeconds) {
           end();
-          fail("the HDF5 library made no progress reading it for " +
-               std::to_string(kGuardIdleSeconds) + " s");
+          fail(fmt::format("the HDF5 library made no progress reading it for {:g} s", idle));
         }
         continue;
       }
@@ -653,6 +655,10 @@ ReaderProcess::~ReaderProcess() = default;
 void ReaderProcess::set_in_process(bool in_process) { g_in_process = in_process; }
 uint64_t ReaderProcess::failures() { return g_failures; }
 void ReaderProcess::set_memory_limit(uint64_t bytes) { g_memory_limit = bytes; }
+void ReaderProcess::set_idle_limit(double seconds, double cpu_seconds) {
+  g_idle_seconds = seconds;
+  g_idle_cpu_seconds = cpu_seconds;
+}
 
 std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, const Open& open) {
   auto impl = std::make_unique<Impl>();

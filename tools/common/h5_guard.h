@@ -90,6 +90,9 @@ class ReaderProcess {
   static uint64_t failures();
   // How much a reading process's address space may grow (kGuardMemoryBytes unless set).
   static void set_memory_limit(uint64_t bytes);
+  // How long a reading process may go without a step, using CPU, before it is taken to hang
+  // (kGuardIdleSeconds and kGuardIdleCpuSeconds unless set).
+  static void set_idle_limit(double seconds, double cpu_seconds);
 
   struct Impl;
 

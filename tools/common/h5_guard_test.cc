@@ -160,6 +160,26 @@ TEST(ReaderProcess, AHangAtTheOpenIsRefused) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(kGuardStallSeconds));
 }
 
+TEST(ReaderProcess, ASetIdleLimitRefusesAHangSooner) {
+  ReaderProcess::set_idle_limit(0.3, 0.1);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    ReaderProcess::start("file.h5", [](const std::function<void()>&) -> ReaderHandler {
+      volatile uint64_t spins = 0;
+      for (;;) spins = spins + 1;
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("made no progress reading it for 0.3 s"),
+              std::string::npos)
+        << e.what();
+  }
+  const auto took = std::chrono::steady_clock::now() - start;
+  ReaderProcess::set_idle_limit(kGuardIdleSeconds, kGuardIdleCpuSeconds);
+  // 0.3 s of a busy process, against the default 5 s; the bound allows for a loaded machine.
+  EXPECT_LT(took, std::chrono::seconds(kGuardIdleSeconds - 1));
+}
+
 TEST(ReaderProcess, GrowthBeyondTheLimitIsRefused) {
   try {
     ReaderProcess::start("file.h5", [](const std::function<void()>& step) -> ReaderHandler {
