@@ -238,9 +238,11 @@ void Sparse::solve(double* x, const double* b) const {
     if (xj == 0) continue;
     for (int q = lp_[j] + 1; q < lp_[j + 1]; ++q) x[li_[q]] -= lx_[q] * xj;
   }
+  // each column's rows (increasing) from the last: the nearest row, found last, comes last in
+  // the sum (as in solve_dense)
   for (int j = n - 1; j >= 0; --j) {
     double s = x[j];
-    for (int q = lp_[j] + 1; q < lp_[j + 1]; ++q) s -= lx_[q] * x[li_[q]];
+    for (int q = lp_[j + 1] - 1; q > lp_[j]; --q) s -= lx_[q] * x[li_[q]];
     x[j] = s / lx_[lp_[j]];
   }
 }
