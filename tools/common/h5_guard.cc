@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -388,7 +389,15 @@ void send_reply(ChildChannel& channel, uint64_t status, const std::string& body)
 
 // The reading process: opens and reads the file, then serves requests until the tool closes its
 // side. It never returns: _exit leaves the tool's files, buffers and atexit handlers alone.
-[[noreturn]] void run_child(int fd, const ReaderProcess::Open& open) {
+[[noreturn]] void run_child(int fd, const ReaderProcess::Open& open, pid_t tool, bool tool_main) {
+  // A tool that dies (SIGKILL, the OOM killer, a fuzzer's timeout) takes its reading process with
+  // it: one looping in the library would otherwise run on, orphaned, for ever. The signal comes
+  // when the thread that forked ends, so only a fork from the tool's main thread asks for it (the
+  // tools open their inputs there).
+  if (tool_main) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != tool) _exit(0);  // the tool died before the request took effect
+  }
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);  // a crash here is expected, and reported by the tool
   // The process dies by the signal of its crash, plainly, whatever handlers the tool had (a
@@ -674,6 +683,8 @@ std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, con
                        ": cannot read the HDF5 file in a child process: " + std::strerror(errno));
   }
   impl->start_vm = address_space_bytes();
+  const pid_t tool = getpid();
+  const bool tool_main = gettid() == tool;
   const pid_t pid = fork();
   if (pid < 0) {
     const int e = errno;
@@ -684,7 +695,7 @@ std::shared_ptr<ReaderProcess> ReaderProcess::start(const std::string& name, con
   }
   if (pid == 0) {
     close(fds[0]);
-    run_child(fds[1], open);
+    run_child(fds[1], open, tool, tool_main);
   }
   close(fds[1]);
   impl->pid = pid;

@@ -7,9 +7,11 @@
 #include <signal.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -178,6 +180,50 @@ TEST(ReaderProcess, ASetIdleLimitRefusesAHangSooner) {
   ReaderProcess::set_idle_limit(kGuardIdleSeconds, kGuardIdleCpuSeconds);
   // 0.3 s of a busy process, against the default 5 s; the bound allows for a loaded machine.
   EXPECT_LT(took, std::chrono::seconds(kGuardIdleSeconds - 1));
+}
+
+// Whether process `pid` still runs (not gone, and not a zombie waiting to be reaped).
+bool runs(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const size_t close = line.rfind(')');  // the state follows the command's name
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+TEST(ReaderProcess, EndsWhenTheToolIsKilled) {
+  int channel[2];
+  ASSERT_EQ(pipe(channel), 0);
+  const pid_t tool = fork();
+  ASSERT_GE(tool, 0);
+  if (tool == 0) {  // a tool whose reading process loops in the library, as on a damaged file
+    close(channel[0]);
+    ReaderProcess::set_idle_limit(600, 600);  // the tool waits on; the test kills it
+    try {
+      ReaderProcess::start("file.h5", [&](const std::function<void()>&) -> ReaderHandler {
+        const pid_t self = getpid();
+        if (write(channel[1], &self, sizeof(self)) != sizeof(self)) _exit(1);
+        volatile uint64_t spins = 0;
+        for (;;) spins = spins + 1;
+      });
+    } catch (...) {
+    }
+    _exit(0);
+  }
+  close(channel[1]);
+  pid_t reader = 0;
+  const bool told = read(channel[0], &reader, sizeof(reader)) == sizeof(reader);
+  close(channel[0]);
+  kill(tool, SIGKILL);  // as the OOM killer or a timeout would
+  waitpid(tool, nullptr, 0);
+  ASSERT_TRUE(told);
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = !runs(reader);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!gone) kill(reader, SIGKILL);  // not left spinning after a failure
+  EXPECT_TRUE(gone) << "the reading process " << reader << " outlived its tool";
 }
 
 TEST(ReaderProcess, GrowthBeyondTheLimitIsRefused) {
