@@ -10,27 +10,33 @@
 //
 // Each input is read as the tools read it: the HDF5 library runs in the reading process, where
 // its own crashes on damaged files stay (they are exit 3 for the tools, and not joco's to fix);
-// this process must only ever see values or an InputError. So the coverage libFuzzer sees is the
-// tool's side (trajectory_reader.cc, the proxies) and not the reading code, which runs in the
-// reading process. A second reading of the same requests in this process (which gave that
-// coverage) was tried on 2026-11-28 and dropped: the library's out-of-bounds writes, unseen by
-// AddressSanitizer since the library is not instrumented, corrupted the heap here (a CHECK of the
-// sanitizer's allocator in H5Gclose) where the same writes in the reading process had hit bytes
-// that did not matter, so the gate failed on the library's faults. Forwarding the reading
-// process's coverage counters is the way to get that coverage back.
+// this process must only ever see values or an InputError. joco's reading code runs there too, so
+// what that process covers and the sanitizers' reports on joco's code there are passed back to
+// this one (the section "The reading process" below): libFuzzer sees the coverage of both sides,
+// and a report on joco's code in the reading process is a finding here, while one on the
+// library's code ends the reading process as a crash would. A second reading of the same requests
+// in this process (which gave that coverage before) was tried on 2026-11-28 and dropped: the
+// library's out-of-bounds writes, unseen by AddressSanitizer since the library is not
+// instrumented, corrupted the heap here (a CHECK of the sanitizer's allocator in H5Gclose) where
+// the same writes in the reading process had hit bytes that did not matter.
 // JOCO_FUZZ_IN_PROCESS=1 reads in this process instead (ReaderProcess::set_in_process): to see a
 // reading process's crash on one input under the sanitizers, with its stack.
 // A crash, a sanitizer report, a hang or any exception but joco::InputError here is a finding.
+#include <fcntl.h>
 #include <pthread.h>
 #include <sanitizer/common_interface_defs.h>
+#include <sys/mman.h>  // memfd_create
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -39,6 +45,7 @@
 #include "common/trajectory_reader.h"
 #include "joco/error.h"
 #include "joco/mjcf.h"
+#include "reading_coverage.h"
 
 namespace {
 
@@ -71,9 +78,13 @@ void read_trajectories(const std::vector<uint8_t>& bytes) {
 
 // read_markers takes a path: the bytes are written to one file per process.
 void read_markers_file(const std::vector<uint8_t>& bytes) {
-  static const std::string path = (std::filesystem::temp_directory_path() /
-                                   ("hdf5_trajectory_fuzz." + std::to_string(getpid()) + ".h5"))
-                                      .string();
+  static const std::string path = [] {
+    static std::string p = (std::filesystem::temp_directory_path() /
+                            ("hdf5_trajectory_fuzz." + std::to_string(getpid()) + ".h5"))
+                               .string();
+    std::atexit([] { std::remove(p.c_str()); });
+    return p;
+  }();
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
              static_cast<std::streamsize>(bytes.size()));
@@ -81,6 +92,105 @@ void read_markers_file(const std::vector<uint8_t>& bytes) {
     joco::tools::MarkerReadOptions options;
     options.format = joco::tools::MarkerFormat::kHdf5;
     (void)joco::tools::read_markers(path, options);
+  } catch (const joco::InputError&) {
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reading process
+//
+// Its coverage: fuzz/reading_coverage.h.
+//
+// Sanitizer reports: a reading process writes its reports to a memory file of its own, and its
+// death callback (which replaces libFuzzer's, so that the process never saves the input as a
+// finding of its own) reads the report back. A report on joco's code is left in a file that this
+// process checks after each input, and turns into a finding; any other ends the reading process
+// as a crash does.
+std::string g_fault_path;  // where a reading process leaves a report on joco's code
+int g_report_fd = -1;      // in a reading process: its memory file of reports
+
+// Whether a sanitizer's report is about joco's code. UndefinedBehaviorSanitizer checks only
+// instrumented code, which is all joco's. An AddressSanitizer report is joco's when, going down
+// its first stack from the top, a frame in a source file of this repository comes before any
+// frame in the HDF5 library (the frames above both are the sanitizer's own: its allocator, an
+// intercepted call); so a bad free, or an allocator check failing, inside the library is the
+// library's. A stack with neither (no symbols) counts as joco's, so as not to pass unseen.
+bool report_is_jocos(const char* report) {
+  // No allocation here: the report may be about the heap.
+  if (std::strstr(report, "runtime error:")) return true;
+  const auto in = [](const char* begin, const char* end, const char* what) {
+    return memmem(begin, static_cast<size_t>(end - begin), what, std::strlen(what)) != nullptr;
+  };
+  for (const char* line = report; *line;) {
+    const char* end = std::strchr(line, '\n');
+    if (!end) end = line + std::strlen(line);
+    const char* text = line;
+    while (text < end && *text == ' ') ++text;
+    if (text < end && *text == '#') {  // a stack frame
+      // A source file is named after a space; a module (this executable, in the build tree)
+      // in parentheses.
+      if (in(text, end, " " JOCO_SOURCE_DIR "/")) return true;
+      if (in(text, end, "libhdf5")) return false;
+    }
+    line = *end ? end + 1 : end;
+  }
+  return true;
+}
+
+void on_reading_process_death() {
+  static char report[1 << 16];
+  ssize_t n = g_report_fd >= 0 ? pread(g_report_fd, report, sizeof(report) - 1, 0) : -1;
+  report[n > 0 ? n : 0] = '\0';
+  if (report_is_jocos(report)) {
+    const int fd = open(g_fault_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      (void)!write(fd, report, n > 0 ? static_cast<size_t>(n) : 0);
+      close(fd);
+    }
+  }
+  _exit(134);
+}
+
+void in_reading_process() {  // pthread_atfork's child handler: every fork here is a reader
+  g_report_fd = memfd_create("sanitizer-report", MFD_CLOEXEC);
+  if (g_report_fd >= 0)
+    __sanitizer_set_report_fd(reinterpret_cast<void*>(static_cast<intptr_t>(g_report_fd)));
+  __sanitizer_set_death_callback(on_reading_process_death);
+}
+
+// After each input: a report a reading process left on joco's code is this process's finding.
+void check_reading_faults() {
+  if (access(g_fault_path.c_str(), F_OK) != 0) return;
+  std::ifstream in(g_fault_path, std::ios::binary);
+  const std::string report((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  unlink(g_fault_path.c_str());
+  std::fprintf(stderr,
+               "hdf5_trajectory_fuzz: a sanitizer report on joco's code in the reading process "
+               "(JOCO_FUZZ_IN_PROCESS=1 reproduces it here):\n%s\n",
+               report.c_str());
+  std::abort();
+}
+
+// JOCO_FUZZ_SELF_TEST=joco-fault or library-fault (scripts/fuzz-ci): every input instead starts
+// a reading process that makes an error of joco's code (a write past a heap block) or one inside
+// the HDF5 library (a free of a pointer that was not allocated), to show that the first is a
+// finding and the second is not.
+std::string g_self_test;
+
+void self_test() {
+  const auto fault = [](const std::function<void()>&) -> joco::tools::ReaderHandler {
+    if (g_self_test == "joco-fault") {
+      std::vector<char> block(16);
+      volatile char* p = block.data();
+      p[block.size()] = 1;
+    } else {
+      static char not_allocated[64];
+      H5free_memory(not_allocated + 8);
+    }
+    return {};
+  };
+  try {
+    (void)joco::tools::ReaderProcess::start("self-test.h5", fault);
   } catch (const joco::InputError&) {
   }
 }
@@ -94,10 +204,6 @@ void read_markers_file(const std::vector<uint8_t>& bytes) {
 // only when HDF5's code is on the stack where the block was allocated.
 extern "C" const char* __lsan_default_suppressions() { return "leak:^H5\n"; }
 
-// The reading process is a fork of this one: a sanitizer report there (on what the HDF5 library
-// does with a damaged file) must end it as a crash ends it, without libFuzzer's death callback
-// saving the input as a finding of this process.
-//
 // libFuzzer's limit on one allocation (-malloc_limit_mb, by default the RSS limit, 2 GB) is a hook
 // that the child inherits too: a damaged file that makes the library ask for more in the child
 // (which the guard contains: it ends the child once it has grown by 256 MB here) wrote an "oom-"
@@ -118,7 +224,13 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   // quarters of its time (13 executions a second; 44 with half a second). A quarter of a
   // second, 0.1 s of it busy, refuses them as surely.
   joco::tools::ReaderProcess::set_idle_limit(0.25, 0.1);
-  pthread_atfork(nullptr, nullptr, [] { __sanitizer_set_death_callback([] { _exit(134); }); });
+  pthread_atfork(nullptr, nullptr, in_reading_process);
+  g_fault_path = (std::filesystem::temp_directory_path() /
+                  ("hdf5_trajectory_fuzz." + std::to_string(getpid()) + ".reading-fault"))
+                     .string();
+  if (joco::fuzz::share_coverage())
+    joco::tools::ReaderProcess::set_before_reply(joco::fuzz::pass_coverage_back);
+  if (const char* test = std::getenv("JOCO_FUZZ_SELF_TEST")) g_self_test = test;
   static std::vector<char*> args;
   static char limit[] = "-malloc_limit_mb=1048576";
   args.assign(*argv, *argv + *argc);
@@ -149,10 +261,14 @@ extern "C" const char* __asan_default_options() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<uint8_t> bytes(data, data + size);
-  if (size % 2 == 0) {
+  if (!g_self_test.empty()) {
+    self_test();
+  } else if (size % 2 == 0) {
     read_trajectories(bytes);
   } else {
     read_markers_file(bytes);
   }
+  joco::fuzz::take_coverage_back();
+  check_reading_faults();
   return 0;
 }

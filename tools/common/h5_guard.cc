@@ -292,6 +292,7 @@ std::atomic<uint64_t> g_failures{0};
 std::atomic<uint64_t> g_memory_limit{kGuardMemoryBytes};
 std::atomic<double> g_idle_seconds{kGuardIdleSeconds};
 std::atomic<double> g_idle_cpu_seconds{kGuardIdleCpuSeconds};
+std::atomic<void (*)()> g_before_reply{nullptr};
 
 // The reading process's side of the socket. A write that fails means the tool is gone: the
 // process ends.
@@ -381,6 +382,7 @@ class ChildStream : public ReplyStream {
 };
 
 void send_reply(ChildChannel& channel, uint64_t status, const std::string& body) {
+  if (void (*hook)() = g_before_reply) hook();
   Wire w;
   w.put(status);
   w.bytes += body;
@@ -664,6 +666,7 @@ ReaderProcess::~ReaderProcess() = default;
 void ReaderProcess::set_in_process(bool in_process) { g_in_process = in_process; }
 uint64_t ReaderProcess::failures() { return g_failures; }
 void ReaderProcess::set_memory_limit(uint64_t bytes) { g_memory_limit = bytes; }
+void ReaderProcess::set_before_reply(void (*hook)()) { g_before_reply = hook; }
 void ReaderProcess::set_idle_limit(double seconds, double cpu_seconds) {
   g_idle_seconds = seconds;
   g_idle_cpu_seconds = cpu_seconds;

@@ -93,6 +93,9 @@ class ReaderProcess {
   // How long a reading process may go without a step, using CPU, before it is taken to hang
   // (kGuardIdleSeconds and kGuardIdleCpuSeconds unless set).
   static void set_idle_limit(double seconds, double cpu_seconds);
+  // Runs in the reading process before each reply it sends (the fuzz target passes that process's
+  // coverage counters back to libFuzzer's this way); the tools set none.
+  static void set_before_reply(void (*hook)());
 
   struct Impl;
 
