@@ -76,12 +76,17 @@ void read_trajectories(const std::vector<uint8_t>& bytes) {
   }
 }
 
+// A file of this process's own in the temporary directory.
+std::string per_process_path(const std::string& suffix) {
+  return (std::filesystem::temp_directory_path() /
+          ("hdf5_trajectory_fuzz." + std::to_string(getpid()) + suffix))
+      .string();
+}
+
 // read_markers takes a path: the bytes are written to one file per process.
 void read_markers_file(const std::vector<uint8_t>& bytes) {
   static const std::string path = [] {
-    static std::string p = (std::filesystem::temp_directory_path() /
-                            ("hdf5_trajectory_fuzz." + std::to_string(getpid()) + ".h5"))
-                               .string();
+    static const std::string p = per_process_path(".h5");
     std::atexit([] { std::remove(p.c_str()); });
     return p;
   }();
@@ -245,9 +250,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   // second, 0.1 s of it busy, refuses them as surely.
   joco::tools::ReaderProcess::set_idle_limit(0.25, 0.1);
   pthread_atfork(nullptr, nullptr, in_reading_process);
-  g_fault_path = (std::filesystem::temp_directory_path() /
-                  ("hdf5_trajectory_fuzz." + std::to_string(getpid()) + ".reading-fault"))
-                     .string();
+  g_fault_path = per_process_path(".reading-fault");
   if (joco::fuzz::share_coverage())
     joco::tools::ReaderProcess::set_before_reply(joco::fuzz::pass_coverage_back);
   if (const char* test = std::getenv("JOCO_FUZZ_SELF_TEST")) g_self_test = test;
