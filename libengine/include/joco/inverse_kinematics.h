@@ -103,8 +103,8 @@ class InverseKinematics {
   std::vector<int> var_joint_;  // its joint, and whether it is limited (hinge or slide)
   std::vector<int> dof_var_;    // the variable of each dof, -1 if none
   // Workspace, sized at construction.
-  std::vector<double> residual_, jac_full_, jac_, site_jac_, grad_, hess_, lhs_, step_, dq_,
-      qtrial_, slope_;
+  std::vector<double> residual_, jac_full_, jac_, site_jac_, grad_, hess_, lhs_, lhs_diag_inv_,
+      step_, dq_, qtrial_, slope_;
   std::vector<int> active_, free_;
   int nrow_ = 0;
 };

@@ -112,6 +112,7 @@ InverseKinematics::InverseKinematics(const Model& m, std::vector<IkMarker> marke
   grad_.resize(nx);
   hess_.resize(nx * nx);
   lhs_.resize(nx * nx);
+  lhs_diag_inv_.resize(nx);
   step_.resize(nx);
   dq_.resize(nv);
   qtrial_.resize(static_cast<size_t>(m.nq));
@@ -269,8 +270,8 @@ IkResult InverseKinematics::solve(Data& d, const double* markers, double* qpos,
         }
         step_[a] = -grad_[free_[a]];
       }
-      chol::factor_dense(lhs_.data(), nfree, 1e-300);
-      chol::solve_dense(lhs_.data(), nfree, step_.data(), step_.data());
+      chol::factor_dense(lhs_.data(), nfree, 1e-300, lhs_diag_inv_.data());
+      chol::solve_dense(lhs_.data(), lhs_diag_inv_.data(), nfree, step_.data(), step_.data());
       std::fill(dq_.begin(), dq_.end(), 0.0);
       double largest = 0;
       for (int a = 0; a < nfree; ++a) {

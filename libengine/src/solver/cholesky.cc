@@ -17,7 +17,7 @@ using math::Vec4;
 
 // Row by row (dot products over the rows of L in the lower triangle), with each column of L also
 // stored as a row of the upper triangle for the column-oriented solve and updates.
-JOCO_AVX_CLONES int factor_dense(double* h, int n, double min_pivot) {
+JOCO_AVX_CLONES int factor_dense(double* h, int n, double min_pivot, double* diag_inv) {
   int raised = 0;
   for (int j = 0; j < n; ++j) {
     double* lj = h + static_cast<size_t>(j) * n;
@@ -30,6 +30,7 @@ JOCO_AVX_CLONES int factor_dense(double* h, int n, double min_pivot) {
     const double ljj = std::sqrt(d);
     lj[j] = ljj;
     const double inv = 1 / ljj;
+    diag_inv[j] = inv;
     // four rows at a time, their L(i, k) read from the upper triangle's row k, where they lie side
     // by side (one vector); each sum keeps its order
     int i = j + 1;
@@ -71,28 +72,32 @@ JOCO_AVX_CLONES int factor_dense(double* h, int n, double min_pivot) {
   return raised;
 }
 
-JOCO_AVX_CLONES void solve_dense(const double* u, int n, double* x, const double* b) {
+JOCO_AVX_CLONES void solve_dense(const double* u, const double* diag_inv, int n, double* x,
+                                 const double* b) {
   if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
+  // Each step of both substitutions waits for the one before: multiplying by the diagonal's
+  // reciprocal instead of dividing by it shortens that chain by a division's latency (20 cycles
+  // or more) per row, most of the solve's time at nv 27.
   // L y = b by columns of L (the same operations per entry as by rows)
   for (int k = 0; k < n; ++k) {
     const double* uk = u + static_cast<size_t>(k) * n;
-    const double xk = x[k] / uk[k];
+    const double xk = x[k] * diag_inv[k];
     x[k] = xk;
     for (int i = k + 1; i < n; ++i) x[i] -= uk[i] * xk;
   }
   // L' x = y by rows of L', each row's sum taken from its far end: the terms of row i but the
   // last need only entries found before x[i + 1], so the processor sums them while rows below
-  // finish, and the chain from one entry to the next is one multiply-add and a division (summed
-  // from the near end, the whole row waited for x[i + 1]: twice the solve's time at nv 27).
+  // finish, and the chain from one entry to the next is one multiply-add and a multiplication
+  // (summed from the near end, the whole row waited for x[i + 1]: twice the solve's time at nv 27).
   for (int i = n - 1; i >= 0; --i) {
     const double* ui = u + static_cast<size_t>(i) * n;
     double s = x[i];
     for (int k = n - 1; k > i; --k) s -= ui[k] * x[k];
-    x[i] = s / ui[i];
+    x[i] = s * diag_inv[i];
   }
 }
 
-JOCO_AVX_CLONES bool update_dense(double* u, int n, double* w, bool plus) {
+JOCO_AVX_CLONES bool update_dense(double* u, double* diag_inv, int n, double* w, bool plus) {
   int first = 0;
   while (first < n && w[first] == 0) ++first;
   for (int k = first; k < n; ++k) {
@@ -103,6 +108,7 @@ JOCO_AVX_CLONES bool update_dense(double* u, int n, double* w, bool plus) {
     const double r = std::sqrt(r2);
     const double c = r / lkk, s = w[k] / lkk;
     uk[k] = r;
+    diag_inv[k] = 1 / r;
     const double inv_c = 1 / c;
     if (plus) {
       for (int i = k + 1; i < n; ++i) {
@@ -179,6 +185,7 @@ void Sparse::bind(const Pattern& p, const int* parent, const int* l_col_ptr, Sta
   mark_ = frame.ints(n);
   x_ = frame.doubles(n);
   std::memset(x_, 0, sizeof(double) * static_cast<size_t>(n));
+  diag_inv_ = frame.doubles(n);
   nnz_ = lp_[n];
   li_ = frame.ints(nnz_);
   lx_ = frame.doubles(nnz_);
@@ -210,7 +217,7 @@ int Sparse::factor(const double* upper, const double* diag, double min_pivot) {
     double d = diag[k];
     for (; top < n; ++top) {
       const int i = s[top];
-      const double lki = x_[i] / lx_[lp_[i]];
+      const double lki = x_[i] * diag_inv_[i];
       x_[i] = 0;
       for (int q = lp_[i] + 1; q < next_[i]; ++q) x_[li_[q]] -= lx_[q] * lki;
       d -= lki * lki;
@@ -225,6 +232,7 @@ int Sparse::factor(const double* upper, const double* diag, double min_pivot) {
     const int q = next_[k]++;
     li_[q] = k;
     lx_[q] = std::sqrt(d);
+    diag_inv_[k] = 1 / lx_[q];
   }
   return raised;
 }
@@ -233,7 +241,7 @@ void Sparse::solve(double* x, const double* b) const {
   const int n = n_;
   if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
   for (int j = 0; j < n; ++j) {
-    const double xj = x[j] / lx_[lp_[j]];
+    const double xj = x[j] * diag_inv_[j];
     x[j] = xj;
     if (xj == 0) continue;
     for (int q = lp_[j] + 1; q < lp_[j + 1]; ++q) x[li_[q]] -= lx_[q] * xj;
@@ -243,7 +251,7 @@ void Sparse::solve(double* x, const double* b) const {
   for (int j = n - 1; j >= 0; --j) {
     double s = x[j];
     for (int q = lp_[j + 1] - 1; q > lp_[j]; --q) s -= lx_[q] * x[li_[q]];
-    x[j] = s / lx_[lp_[j]];
+    x[j] = s * diag_inv_[j];
   }
 }
 
@@ -258,7 +266,7 @@ bool Sparse::update(const int* idx, const double* val, int nnz, bool plus) {
   int j = f;
   for (; j != -1; j = parent_[j]) {
     int q = lp_[j];
-    const double alpha = x_[j] / lx_[q];
+    const double alpha = x_[j] * diag_inv_[j];
     double beta2 = beta * beta + sigma * alpha * alpha;
     if (!(beta2 > 0)) {
       ok = false;
@@ -268,6 +276,7 @@ bool Sparse::update(const int* idx, const double* val, int nnz, bool plus) {
     const double delta = plus ? beta / beta2 : beta2 / beta;
     const double gamma = sigma * alpha / (beta2 * beta);
     lx_[q] = delta * lx_[q] + (plus ? gamma * x_[j] : 0);
+    diag_inv_[j] = 1 / lx_[q];
     beta = beta2;
     for (++q; q < lp_[j + 1]; ++q) {
       const double w1 = x_[li_[q]];

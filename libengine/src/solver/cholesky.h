@@ -13,15 +13,18 @@ namespace joco::chol {
 // holds column k of L, diagonal included); the strict lower triangle is left as scratch (it holds
 // L until an update). Pivots
 // below min_pivot are raised to it (the Hessian is positive definite in exact arithmetic);
-// returns how many were.
-int factor_dense(double* h, int n, double min_pivot);
+// returns how many were. diag_inv (n) gets the reciprocals of L's diagonal, which the solve
+// multiplies by.
+int factor_dense(double* h, int n, double min_pivot, double* diag_inv);
 
-// x = inv(L L') b with L' in the upper triangle of u (x may alias b).
-void solve_dense(const double* u, int n, double* x, const double* b);
+// x = inv(L L') b with L' in the upper triangle of u and the reciprocals of its diagonal in
+// diag_inv (x may alias b).
+void solve_dense(const double* u, const double* diag_inv, int n, double* x, const double* b);
 
-// L L' +- w w' in place, L' in the upper triangle of u (w is overwritten). Returns false when a
-// downdate would lose positive definiteness (the factor is then unusable: refactorise).
-bool update_dense(double* u, int n, double* w, bool plus);
+// L L' +- w w' in place, L' in the upper triangle of u, diag_inv kept the reciprocals of its
+// diagonal (w is overwritten). Returns false when a downdate would lose positive definiteness (the
+// factor is then unusable: refactorise).
+bool update_dense(double* u, double* diag_inv, int n, double* w, bool plus);
 
 // ---- sparse -------------------------------------------------------------------------------------
 
@@ -68,6 +71,7 @@ class Sparse {
   const int* lp_ = nullptr;      // column pointers of L (n + 1)
   int* li_ = nullptr;            // row indices of L
   double* lx_ = nullptr;         // values of L
+  double* diag_inv_ = nullptr;   // the reciprocals of L's diagonal (multiplied by, not divided)
   int* next_ = nullptr;          // fill position per column during factorisation
   int* stack_ = nullptr;         // row pattern work (n)
   int* mark_ = nullptr;          // visit marks (n)

@@ -54,10 +54,10 @@ TEST(CholeskyDense, SolvesAndUpdates) {
     cliques.push_back(c);
   }
   std::vector<double> a = random_spd(n, cliques, rng);
-  std::vector<double> l = a, b(n), x(n);
-  EXPECT_EQ(chol::factor_dense(l.data(), n, 1e-15), 0);
+  std::vector<double> l = a, b(n), x(n), inv(n);
+  EXPECT_EQ(chol::factor_dense(l.data(), n, 1e-15, inv.data()), 0);
   for (double& v : b) v = u(rng);
-  chol::solve_dense(l.data(), n, x.data(), b.data());
+  chol::solve_dense(l.data(), inv.data(), n, x.data(), b.data());
   EXPECT_LT(residual(a, n, x.data(), b.data()), 1e-12);
 
   // A + w w' by an update against a fresh factorisation, then back by a downdate (L' is in the
@@ -65,22 +65,27 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   std::vector<double> w(n), w2(n);
   for (int i = 0; i < n; ++i) w[i] = i < 3 ? 0 : u(rng);  // (leading zeros are skipped)
   w2 = w;
-  std::vector<double> updated = l;
-  ASSERT_TRUE(chol::update_dense(updated.data(), n, w2.data(), true));
+  std::vector<double> updated = l, updated_inv = inv;
+  ASSERT_TRUE(chol::update_dense(updated.data(), updated_inv.data(), n, w2.data(), true));
   std::vector<double> a_plus = a;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) a_plus[static_cast<size_t>(i) * n + j] += w[i] * w[j];
   }
-  std::vector<double> fresh = a_plus;
-  chol::factor_dense(fresh.data(), n, 1e-15);
+  std::vector<double> fresh = a_plus, fresh_inv(n);
+  chol::factor_dense(fresh.data(), n, 1e-15, fresh_inv.data());
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
       EXPECT_NEAR(updated[static_cast<size_t>(j) * n + i], fresh[static_cast<size_t>(j) * n + i],
                   1e-12);
     }
+    // the update keeps the reciprocals of the diagonal
+    EXPECT_EQ(updated_inv[i], 1 / updated[static_cast<size_t>(i) * n + i]);
   }
+  // the updated factor solves the updated system
+  chol::solve_dense(updated.data(), updated_inv.data(), n, x.data(), b.data());
+  EXPECT_LT(residual(a_plus, n, x.data(), b.data()), 1e-12);
   w2 = w;
-  ASSERT_TRUE(chol::update_dense(updated.data(), n, w2.data(), false));
+  ASSERT_TRUE(chol::update_dense(updated.data(), updated_inv.data(), n, w2.data(), false));
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
       EXPECT_NEAR(updated[static_cast<size_t>(j) * n + i], l[static_cast<size_t>(j) * n + i],
@@ -90,8 +95,8 @@ TEST(CholeskyDense, SolvesAndUpdates) {
   // a downdate that would make the matrix indefinite is refused
   std::vector<double> big(n, 0.0);
   big[n - 1] = 10 * std::sqrt(a[static_cast<size_t>(n) * n - 1]);
-  std::vector<double> copy = l;
-  EXPECT_FALSE(chol::update_dense(copy.data(), n, big.data(), false));
+  std::vector<double> copy = l, copy_inv = inv;
+  EXPECT_FALSE(chol::update_dense(copy.data(), copy_inv.data(), n, big.data(), false));
 }
 
 // The factor's rounding is that of the plain definition, every entry a dot product over a row of L
@@ -134,8 +139,9 @@ TEST(CholeskyDense, FactorRoundsAsRowDotProducts) {
         lj[i] = li[j];
       }
     }
-    std::vector<double> l = a;
-    EXPECT_EQ(chol::factor_dense(l.data(), n, 1e-15), ref_raised) << "n " << n;
+    std::vector<double> l = a, inv(n);
+    EXPECT_EQ(chol::factor_dense(l.data(), n, 1e-15, inv.data()), ref_raised) << "n " << n;
+    for (int j = 0; j < n; ++j) EXPECT_EQ(inv[j], 1 / ref[static_cast<size_t>(j) * n + j]);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         const size_t at = static_cast<size_t>(i) * n + j;

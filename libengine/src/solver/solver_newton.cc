@@ -97,6 +97,7 @@ class Hessian {
       analyse_sparse(frame);
     } else {
       h_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
+      h_diag_inv_ = frame.doubles(nv_);
       m_full_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
       full_ = frame.doubles(nv_);
       cols_ = frame.ints(nv_);
@@ -129,7 +130,7 @@ class Hessian {
       chol_.factor(upper_, diag_, kMinVal);
     } else {
       assemble_dense();
-      chol::factor_dense(h_, nv_, kMinVal);
+      chol::factor_dense(h_, nv_, kMinVal, h_diag_inv_);
     }
   }
 
@@ -166,7 +167,7 @@ class Hessian {
   // x = inv(H) b.
   void solve(double* x, const double* b) {
     if (!sparse_) {
-      chol::solve_dense(h_, nv_, x, b);
+      chol::solve_dense(h_, h_diag_inv_, nv_, x, b);
       return;
     }
     for (int k = 0; k < nv_; ++k) w_[k] = b[nv_ - 1 - k];
@@ -209,7 +210,7 @@ class Hessian {
     double* full = full_;
     std::memset(full, 0, sizeof(double) * static_cast<size_t>(nv_));
     for (int k = 0; k < n; ++k) full[idx_[k]] = s * vals[k];
-    return chol::update_dense(h_, nv_, full, plus);
+    return chol::update_dense(h_, h_diag_inv_, nv_, full, plus);
   }
 
   // ---- dense
@@ -419,9 +420,10 @@ class Hessian {
   double* w_ = nullptr;
   int* idx_ = nullptr;
   // dense
-  double* h_ = nullptr;       // H (lower triangle), then its factor L' (upper triangle)
-  double* full_ = nullptr;    // a row of J as a full vector
-  double* m_full_ = nullptr;  // M (lower triangle)
+  double* h_ = nullptr;           // H (lower triangle), then its factor L' (upper triangle)
+  double* h_diag_inv_ = nullptr;  // the reciprocals of the factor's diagonal
+  double* full_ = nullptr;        // a row of J as a full vector
+  double* m_full_ = nullptr;      // M (lower triangle)
   bool have_m_full_ = false;
   int* cols_ = nullptr;       // the non-zero columns of a contact's rows
   double* cone_j_ = nullptr;  // a contact's rows of J at those columns, by columns
