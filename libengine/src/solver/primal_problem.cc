@@ -11,7 +11,7 @@
 
 namespace joco::primal {
 
-void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const double* jaref) {
+void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const Start& start) {
   c.m = &m;
   c.d = &d;
   c.nv = m.nv;
@@ -31,9 +31,13 @@ void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const double*
   c.mgrad = frame.doubles(c.nv);
   c.search = frame.doubles(c.nv);
   c.scratch = frame.doubles(c.nv);
-  mul_m(m, d, c.ma, d.qacc);
-  if (jaref) {
-    std::memcpy(c.jaref, jaref, sizeof(double) * static_cast<size_t>(c.nefc));
+  if (start.ma) {
+    std::memcpy(c.ma, start.ma, sizeof(double) * static_cast<size_t>(c.nv));
+  } else {
+    mul_m(m, d, c.ma, d.qacc);
+  }
+  if (start.jaref) {
+    std::memcpy(c.jaref, start.jaref, sizeof(double) * static_cast<size_t>(c.nefc));
   } else {
     mul_jac_vec(m, d, c.jaref, d.qacc);
     for (int i = 0; i < c.nefc; ++i) c.jaref[i] -= d.efc_aref[i];

@@ -18,15 +18,15 @@ struct Context {
   bool sparse = false, elliptic = false;
   double scale = 1;  // statistics scale: 1 / (meaninertia max(1, nv))
 
-  double* jaref = nullptr;   // J qacc - aref (nefc)
-  double* jv = nullptr;      // J search (nefc)
-  double* ma = nullptr;      // M qacc (nv)
-  double* mv = nullptr;      // M search (nv)
-  double* grad = nullptr;    // gradient of the cost (nv)
-  double* mgrad = nullptr;   // preconditioned gradient (nv)
-  double* search = nullptr;  // search direction (nv)
+  double* jaref = nullptr;    // J qacc - aref (nefc)
+  double* jv = nullptr;       // J search (nefc)
+  double* ma = nullptr;       // M qacc (nv)
+  double* mv = nullptr;       // M search (nv)
+  double* grad = nullptr;     // gradient of the cost (nv)
+  double* mgrad = nullptr;    // preconditioned gradient (nv)
+  double* search = nullptr;   // search direction (nv)
   double* scratch = nullptr;  // work vector (nv)
-  double* quad = nullptr;    // line-search polynomials of the rows (3 nefc)
+  double* quad = nullptr;     // line-search polynomials of the rows (3 nefc)
   // the line search's one-sided rows packed (x = x0 + alpha v, polynomial q0, q1, q2), and the
   // first rows of elliptic contacts
   double* packed = nullptr;  // 5 nefc
@@ -46,9 +46,16 @@ struct Context {
   double lineslope = 0;
 };
 
-// Allocates the context on the frame and sets ma and jaref from d.qacc (jaref copied from
-// `jaref` when given, which must be J qacc - aref).
-void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const double* jaref = nullptr);
+// What the warmstart already computed at the initial d.qacc, so that the solver's setup does not
+// compute it again (nullptr: not known).
+struct Start {
+  const double* jaref = nullptr;  // J qacc - aref (nefc)
+  const double* ma = nullptr;     // M qacc (nv)
+};
+
+// Allocates the context on the frame and sets ma and jaref from d.qacc (copied from `start` where
+// it has them).
+void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const Start& start = {});
 
 // Forces, states, qfrc_constraint and the cost at d.qacc (from jaref and ma); counts active rows
 // and state changes. With cone_hessian, contacts in the cone state get their Hessians.
@@ -74,8 +81,8 @@ void record(Context& c, int iter, double improvement, double gradient, int nupda
 
 namespace joco {
 
-// The primal solvers from a known jaref = J qacc - aref (nefc; nullptr: computed).
-void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref);
-void solve_newton(const Model& m, Data& d, int max_iterations, const double* jaref);
+// The primal solvers from what is known at the initial qacc.
+void solve_cg(const Model& m, Data& d, int max_iterations, const primal::Start& start);
+void solve_newton(const Model& m, Data& d, int max_iterations, const primal::Start& start);
 
 }  // namespace joco

@@ -16,9 +16,11 @@ namespace {
 bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 0; }
 
 // The primal cost 0.5 (x - qacc_smooth)' M (x - qacc_smooth) + s(J x - aref) at x = d.qacc,
-// leaving efc_force, efc_state and (with joint_forces) qfrc_constraint as the constraint update
-// sets them. (jar: nefc, work: 2 nv)
-double primal_cost(const Model& m, Data& d, double* jar, double* work, bool joint_forces = true) {
+// leaving jar = J x - aref (nefc), ma = M x (nv), and efc_force, efc_state and (with
+// joint_forces) qfrc_constraint as the constraint update sets them. The Gauss term is taken as the
+// solvers take it, from M x and M qacc_smooth = qfrc_smooth, so that they can start from jar and
+// ma.
+double primal_cost(const Model& m, Data& d, double* jar, double* ma, bool joint_forces = true) {
   mul_jac_vec(m, d, jar, d.qacc);
   for (int i = 0; i < d.nefc; ++i) jar[i] -= d.efc_aref[i];
   double s = 0;
@@ -27,18 +29,18 @@ double primal_cost(const Model& m, Data& d, double* jar, double* work, bool join
   } else {
     constraint_forces(m, d, jar, &s, false);
   }
-  double* dx = work;
-  double* mdx = work + m.nv;
-  for (int i = 0; i < m.nv; ++i) dx[i] = d.qacc[i] - d.qacc_smooth[i];
-  mul_m(m, d, mdx, dx);
+  mul_m(m, d, ma, d.qacc);
   double gauss = 0;
-  for (int i = 0; i < m.nv; ++i) gauss += dx[i] * mdx[i];
+  for (int i = 0; i < m.nv; ++i) {
+    gauss += (ma[i] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);
+  }
   return 0.5 * gauss + s;
 }
 
-// The initial point of the solver. For the primal solvers, also jar = J qacc - aref at the chosen
-// qacc (nefc), which their setup would otherwise recompute.
-void warmstart(const Model& m, Data& d, double* jar) {
+// The initial point of the solver. For the primal solvers, also what their setup would otherwise
+// compute again: jar = J qacc - aref at the chosen qacc (nefc), and M qacc in ma (nv) when the
+// warmstart was chosen (the returned start's ma is nullptr otherwise).
+primal::Start warmstart(const Model& m, Data& d, double* jar, double* ma) {
   const int nv = m.nv;
   const size_t bytes = sizeof(double) * static_cast<size_t>(nv);
   const size_t efc_bytes = sizeof(double) * static_cast<size_t>(d.nefc);
@@ -46,27 +48,27 @@ void warmstart(const Model& m, Data& d, double* jar) {
     std::memcpy(d.qacc, d.qacc_smooth, bytes);
     std::memset(d.efc_force, 0, efc_bytes);
     std::memcpy(jar, d.efc_b, efc_bytes);
-    return;
+    return {jar, nullptr};
   }
-  StackFrame frame(d);
-  double* work = frame.doubles(2 * nv);
   std::memcpy(d.qacc, d.qacc_warmstart, bytes);
   if (m.opt.solver == kSolverPGS) {
     // the forces of the warmstart acceleration, unless zero forces are better for the dual
-    primal_cost(m, d, jar, work);
+    primal_cost(m, d, jar, ma);
     const dual::Rows ar(m, d);
     if (dual::cost(ar, d.efc_b, d.efc_force) > 0) std::memset(d.efc_force, 0, efc_bytes);
-    return;
+    return {};
   }
   // The primal solvers recompute the forces at their start, so only the costs are needed here,
   // without J' f. At qacc_smooth, jar is efc_b and the Gauss term is 0.
-  const double cost_warm = primal_cost(m, d, jar, work, false);
+  const double cost_warm = primal_cost(m, d, jar, ma, false);
   double cost_smooth = 0;
   constraint_forces(m, d, d.efc_b, &cost_smooth, false);
   if (!(cost_warm < cost_smooth)) {
     std::memcpy(d.qacc, d.qacc_smooth, bytes);
     std::memcpy(jar, d.efc_b, efc_bytes);
+    return {jar, nullptr};
   }
+  return {jar, ma};
 }
 
 }  // namespace
@@ -85,11 +87,12 @@ void solve_constraint(const Model& m, Data& d) {
   for (int i = 0; i < d.nefc; ++i) d.efc_b[i] -= d.efc_aref[i];
   StackFrame frame(d);
   double* jar = frame.doubles(d.nefc);
-  warmstart(m, d, jar);
+  double* ma = frame.doubles(nv);
+  const primal::Start start = warmstart(m, d, jar, ma);
   switch (m.opt.solver) {
     case kSolverPGS: solve_pgs(m, d, m.opt.iterations); break;
-    case kSolverCG: solve_cg(m, d, m.opt.iterations, jar); break;
-    default: solve_newton(m, d, m.opt.iterations, jar); break;
+    case kSolverCG: solve_cg(m, d, m.opt.iterations, start); break;
+    default: solve_newton(m, d, m.opt.iterations, start); break;
   }
   if (m.opt.noslip_iterations > 0) solve_noslip(m, d, m.opt.noslip_iterations);
   // the next step starts from this solution (MuJoCo 2.2.2 saves it in every forward)

@@ -13,11 +13,11 @@
 
 namespace joco {
 
-void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref) {
+void solve_cg(const Model& m, Data& d, int max_iterations, const primal::Start& start) {
   const int nv = m.nv;
   StackFrame frame(d);
   primal::Context c;
-  primal::setup(c, m, d, frame, jaref);
+  primal::setup(c, m, d, frame, start);
   double* old_grad = frame.doubles(nv);
   double* old_mgrad = frame.doubles(nv);
 
@@ -62,7 +62,7 @@ void solve_cg(const Model& m, Data& d, int max_iterations, const double* jaref) 
 }
 
 void solve_cg(const Model& m, Data& d, int max_iterations) {
-  solve_cg(m, d, max_iterations, nullptr);
+  solve_cg(m, d, max_iterations, primal::Start{});
 }
 
 }  // namespace joco

@@ -445,11 +445,11 @@ class Hessian {
 
 }  // namespace
 
-void solve_newton(const Model& m, Data& d, int max_iterations, const double* jaref) {
+void solve_newton(const Model& m, Data& d, int max_iterations, const primal::Start& start) {
   const int nv = m.nv;
   StackFrame frame(d);
   primal::Context c;
-  primal::setup(c, m, d, frame, jaref);
+  primal::setup(c, m, d, frame, start);
   Hessian hessian(m, d, frame);
 
   primal::update_constraints(c, c.elliptic);
@@ -486,7 +486,7 @@ void solve_newton(const Model& m, Data& d, int max_iterations, const double* jar
 }
 
 void solve_newton(const Model& m, Data& d, int max_iterations) {
-  solve_newton(m, d, max_iterations, nullptr);
+  solve_newton(m, d, max_iterations, primal::Start{});
 }
 
 }  // namespace joco
