@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "joco/error.h"
@@ -12,6 +13,16 @@ namespace joco::tools {
 
 double halton(int64_t index, int base) {
   double result = 0, fraction = 1.0 / base;
+  if (index >= 0 && index <= UINT32_MAX) {
+    // the same digits by 32-bit division, several times faster than 64-bit on some processors
+    // (joco-profile draws nu of these a step)
+    for (uint32_t i = static_cast<uint32_t>(index), b = static_cast<uint32_t>(base); i > 0;
+         i /= b) {
+      result += fraction * static_cast<double>(i % b);
+      fraction /= base;
+    }
+    return result;
+  }
   while (index > 0) {
     result += fraction * static_cast<double>(index % base);
     index /= base;
