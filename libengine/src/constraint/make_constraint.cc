@@ -573,11 +573,10 @@ void make_constraint(const Model& m, Data& d) {
   if (!disabled(m, kDisableContact)) contact_rows(m, d, w, s);
   if (d.nefc > d.maxuse_efc) d.maxuse_efc = d.nefc;
 
-  if (sparse) {
-    row_supernodes(d.nefc, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, same_pattern,
-                   d.efc_J_rowsuper);
-    transpose_jacobian(m, d);
-  }
+  // (dense too: the products with J take rows sharing a pattern together)
+  row_supernodes(d.nefc, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, same_pattern,
+                 d.efc_J_rowsuper);
+  if (sparse) transpose_jacobian(m, d);
   constraint_parameters(m, d);
 }
 
