@@ -77,22 +77,73 @@ JOCO_AVX_CLONES void solve_dense(const double* u, const double* diag_inv, int n,
   if (x != b) std::memcpy(x, b, sizeof(double) * static_cast<size_t>(n));
   // Each step of both substitutions waits for the one before: multiplying by the diagonal's
   // reciprocal instead of dividing by it shortens that chain by a division's latency (20 cycles
-  // or more) per row, most of the solve's time at nv 27.
-  // L y = b by columns of L (the same operations per entry as by rows)
-  for (int k = 0; k < n; ++k) {
+  // or more) per row. Both go four entries at a time, each entry's terms subtracted in the order
+  // of the plain substitution (the same bits), so that the chains of four entries run side by side
+  // and the memory holding x is read and written a quarter as often: 410 -> 265 ns at nv 27.
+  //
+  // L y = b by columns of L, in the order of the columns: a triangle of four entries, then their
+  // four columns subtracted from the entries below in one pass.
+  int k = 0;
+  for (; k + 3 < n; k += 4) {
+    const double* u0 = u + static_cast<size_t>(k) * n;
+    const double* u1 = u0 + n;
+    const double* u2 = u1 + n;
+    const double* u3 = u2 + n;
+    const double x0 = x[k] * diag_inv[k];
+    const double x1 = (x[k + 1] - u0[k + 1] * x0) * diag_inv[k + 1];
+    const double x2 = ((x[k + 2] - u0[k + 2] * x0) - u1[k + 2] * x1) * diag_inv[k + 2];
+    const double x3 =
+        (((x[k + 3] - u0[k + 3] * x0) - u1[k + 3] * x1) - u2[k + 3] * x2) * diag_inv[k + 3];
+    x[k] = x0;
+    x[k + 1] = x1;
+    x[k + 2] = x2;
+    x[k + 3] = x3;
+    for (int i = k + 4; i < n; ++i) {
+      x[i] = (((x[i] - u0[i] * x0) - u1[i] * x1) - u2[i] * x2) - u3[i] * x3;
+    }
+  }
+  for (; k < n; ++k) {
     const double* uk = u + static_cast<size_t>(k) * n;
     const double xk = x[k] * diag_inv[k];
     x[k] = xk;
     for (int i = k + 1; i < n; ++i) x[i] -= uk[i] * xk;
   }
-  // L' x = y by rows of L', each row's sum taken from its far end: the terms of row i but the
-  // last need only entries found before x[i + 1], so the processor sums them while rows below
-  // finish, and the chain from one entry to the next is one multiply-add and a multiplication
-  // (summed from the near end, the whole row waited for x[i + 1]: twice the solve's time at nv 27).
-  for (int i = n - 1; i >= 0; --i) {
+  // L' x = y by rows of L', each row's sum taken from its far end (the terms of a row but the
+  // last need only entries found before the one below it, so they are summed while that one
+  // finishes): four rows at a time, their sums over the entries found side by side, then the
+  // triangle of the four.
+  int i = n - 1;
+  for (; i >= 3; i -= 4) {
+    const double* r0 = u + static_cast<size_t>(i) * n;
+    const double* r1 = r0 - n;
+    const double* r2 = r1 - n;
+    const double* r3 = r2 - n;
+    double s0 = x[i], s1 = x[i - 1], s2 = x[i - 2], s3 = x[i - 3];
+    for (int c = n - 1; c > i; --c) {
+      const double xc = x[c];
+      s0 -= r0[c] * xc;
+      s1 -= r1[c] * xc;
+      s2 -= r2[c] * xc;
+      s3 -= r3[c] * xc;
+    }
+    const double x0 = s0 * diag_inv[i];
+    s1 -= r1[i] * x0;
+    const double x1 = s1 * diag_inv[i - 1];
+    s2 -= r2[i] * x0;
+    s2 -= r2[i - 1] * x1;
+    const double x2 = s2 * diag_inv[i - 2];
+    s3 -= r3[i] * x0;
+    s3 -= r3[i - 1] * x1;
+    s3 -= r3[i - 2] * x2;
+    x[i] = x0;
+    x[i - 1] = x1;
+    x[i - 2] = x2;
+    x[i - 3] = s3 * diag_inv[i - 3];
+  }
+  for (; i >= 0; --i) {
     const double* ui = u + static_cast<size_t>(i) * n;
     double s = x[i];
-    for (int k = n - 1; k > i; --k) s -= ui[k] * x[k];
+    for (int c = n - 1; c > i; --c) s -= ui[c] * x[c];
     x[i] = s * diag_inv[i];
   }
 }

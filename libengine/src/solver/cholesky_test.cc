@@ -153,6 +153,40 @@ TEST(CholeskyDense, FactorRoundsAsRowDotProducts) {
   EXPECT_GT(compared, 0);
 }
 
+// The solve's rounding is that of the plain substitutions with the reciprocals of the diagonal:
+// forward by columns, backward by rows summed from the far end, whatever blocking it uses. Sizes
+// around the block of four.
+TEST(CholeskyDense, SolveRoundsAsPlainSubstitution) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 27, 31}) {
+    std::vector<std::vector<int>> cliques(5);
+    for (auto& c : cliques) {
+      for (int i = 0; i < n; ++i) {
+        if (u(rng) > 0) c.push_back(i);
+      }
+    }
+    std::vector<double> l = random_spd(n, cliques, rng), inv(n), b(n), x(n);
+    chol::factor_dense(l.data(), n, 1e-15, inv.data());
+    for (double& v : b) v = u(rng);
+    std::vector<double> ref = b;
+    for (int k = 0; k < n; ++k) {
+      ref[k] *= inv[k];
+      for (int i = k + 1; i < n; ++i) ref[i] -= l[static_cast<size_t>(k) * n + i] * ref[k];
+    }
+    for (int i = n - 1; i >= 0; --i) {
+      double s = ref[i];
+      for (int k = n - 1; k > i; --k) s -= l[static_cast<size_t>(i) * n + k] * ref[k];
+      ref[i] = s * inv[i];
+    }
+    chol::solve_dense(l.data(), inv.data(), n, x.data(), b.data());
+    for (int i = 0; i < n; ++i) EXPECT_EQ(x[i], ref[i]) << "n " << n << " at " << i;  // exact
+    std::vector<double> in_place = b;
+    chol::solve_dense(l.data(), inv.data(), n, in_place.data(), in_place.data());
+    EXPECT_EQ(in_place, x) << "n " << n;
+  }
+}
+
 // The pattern of a matrix (rows r < k of each column k) from its dense form.
 struct DensePattern {
   std::vector<int> col_ptr, row_ind;
