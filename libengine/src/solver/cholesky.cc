@@ -157,10 +157,13 @@ JOCO_AVX_CLONES bool update_dense(double* u, double* diag_inv, int n, double* w,
     const double r2 = plus ? lkk * lkk + w[k] * w[k] : lkk * lkk - w[k] * w[k];
     if (!(r2 > 0)) return false;
     const double r = std::sqrt(r2);
-    const double c = r / lkk, s = w[k] / lkk;
+    // one division a column, for the new diagonal's reciprocal (each column waits for the one
+    // before: c, s and 1 / c from reciprocals are multiplications)
+    const double inv_r = 1 / r;
+    const double c = r * diag_inv[k], s = w[k] * diag_inv[k];
+    const double inv_c = lkk * inv_r;
     uk[k] = r;
-    diag_inv[k] = 1 / r;
-    const double inv_c = 1 / c;
+    diag_inv[k] = inv_r;
     if (plus) {
       for (int i = k + 1; i < n; ++i) {
         const double lik = (uk[i] + s * w[i]) * inv_c;
