@@ -60,6 +60,14 @@ class RowWriter {
   // the two patterns for the supernodes.
   void add(const double* vals, const int* cols, int ncol, double pos, double margin,
            double frictionloss, int type, int id, bool same_pattern = false) {
+    add_with([vals](int k) { return vals[k]; }, cols, ncol, pos, margin, frictionloss, type, id,
+             same_pattern);
+  }
+
+  // As add, with the k-th value value(k), written straight into the row.
+  template <class Value>
+  void add_with(Value value, const int* cols, int ncol, double pos, double margin,
+                double frictionloss, int type, int id, bool same_pattern = false) {
     const int i = d_.nefc++;
     const int nv = m_.nv;
     same_pattern_[i] = same_pattern && i > 0;
@@ -73,11 +81,12 @@ class RowWriter {
       d_.efc_J_rownnz[i] = ncol;
       d_.efc_J_rowadr[i] = adr;
       std::memcpy(d_.efc_J_colind + adr, cols, sizeof(int) * static_cast<size_t>(ncol));
-      std::memcpy(d_.efc_J + adr, vals, sizeof(double) * static_cast<size_t>(ncol));
+      double* vals = d_.efc_J + adr;
+      for (int k = 0; k < ncol; ++k) vals[k] = value(k);
     } else {
       double* row = d_.efc_J + static_cast<size_t>(i) * nv;
       std::memset(row, 0, sizeof(double) * static_cast<size_t>(nv));
-      for (int k = 0; k < ncol; ++k) row[cols[k]] = vals[k];
+      for (int k = 0; k < ncol; ++k) row[cols[k]] = value(k);
       // the row's pattern too, so that products can skip the columns outside it
       d_.efc_J_rownnz[i] = ncol;
       d_.efc_J_rowadr[i] = i * nv;
@@ -100,7 +109,6 @@ struct Scratch {
   double* jacp;        // 3 x nv: translational Jacobian difference on cols
   double* jacr;        // 3 x nv: rotational Jacobian difference on cols
   double* rows;        // 10 x nv
-  double* dense;       // nv
   unsigned char* in1;  // nv flags: column moves body 1
   unsigned char* in2;  // nv flags: column moves body 2
 };
@@ -478,13 +486,13 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
       // pyramid edges: normal +- friction_k * (friction direction k)
       if (!w.fits(2 * (dim - 1))) return;
       con.efc_address = d.nefc;
-      double* edge = s.dense;
       for (int k = 1; k < dim; ++k) {
-        const double mu = con.friction[k - 1];
+        const double* tangent = ell + k * n;
         for (int sign = 1; sign >= -1; sign -= 2) {
-          for (int j = 0; j < n; ++j) edge[j] = ell[j] + sign * mu * ell[k * n + j];
-          w.add(edge, s.cols, n, con.dist, con.includemargin, 0, kCnstrContactPyramidal, c,
-                k > 1 || sign < 0);
+          const double scale = sign * con.friction[k - 1];
+          w.add_with([ell, tangent, scale](int j) { return ell[j] + scale * tangent[j]; }, s.cols,
+                     n, con.dist, con.includemargin, 0, kCnstrContactPyramidal, c,
+                     k > 1 || sign < 0);
         }
       }
     }
@@ -559,7 +567,6 @@ void make_constraint(const Model& m, Data& d) {
   s.jacp = frame.doubles(3 * nv);
   s.jacr = frame.doubles(3 * nv);
   s.rows = frame.doubles(10 * nv);
-  s.dense = frame.doubles(nv);
   s.in1 = frame.array<unsigned char>(nv);
   s.in2 = frame.array<unsigned char>(nv);
 
