@@ -1,11 +1,13 @@
-// joco-profile MODEL [--steps N] [--threads T] [--ctrl-noise S] [--timer-overhead] [--json]
+// joco-profile MODEL [--steps N] [--threads T] [--ctrl-noise S] [--timer-overhead | --no-timers]
+//              [--json]
 // joco-profile MODEL --states TRAJ.h5[:/group] --call CALL [--repeat R] [--from-row K] [--json]
 //
 // Where the time goes, the way mujoco-testspeed reports it so the two can be read side by side:
 // every thread simulates N steps from the model's initial state (keyframe "test" when there is
 // one) with testspeed's Halton control noise; printed are steps per second (per thread and in
 // total), the realtime factor, contacts, constraints and solver iterations per step, and the
-// milliseconds per step of every pipeline stage from the built-in stage timers.
+// milliseconds per step of every pipeline stage from the built-in stage timers (--no-timers: with
+// the timers off and no stage table, as testspeed without its profiler).
 //
 // With --states: the bare engine call a per-row tool makes (step, forward, fwdinv, inverse,
 // inverse-discrete, derivatives, derivatives-continuous) timed over the rows of a trajectory held
@@ -43,6 +45,7 @@ struct Options {
   double ctrl_noise = 0.01;
   bool json = false;
   bool timer_overhead = false;
+  bool no_timers = false;
   std::string states, call;
   int repeat = 1;
   int64_t from_row = 0;
@@ -221,7 +224,8 @@ int profile(const Options& o, const ToolContext& ctx) {
   const int threads = std::max(1, o.threads);
   std::vector<ThreadResult> results(static_cast<size_t>(threads));
   const auto start = std::chrono::steady_clock::now();
-  run_threads(threads, [&](int t) { results[static_cast<size_t>(t)] = simulate(m, o, true); });
+  run_threads(threads,
+              [&](int t) { results[static_cast<size_t>(t)] = simulate(m, o, !o.no_timers); });
   const double total_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // What leaving the timers on costs: the same run on one thread with the timers on and off,
@@ -328,7 +332,7 @@ int profile(const Options& o, const ToolContext& ctx) {
       "limit)\n\n",
       per_step(r.solver_iterations), r.min_iterations, r.max_iterations, m.opt.iterations,
       r.steps_at_limit);
-  out += " Profiler phase (ms per step)\n";
+  out += o.no_timers ? " Profiler phase: off (--no-timers)\n" : " Profiler phase (ms per step)\n";
   for (int t = 0; t < kNTimer; ++t) {
     if (r.timer[t].number == 0) continue;
     const double ms = 1000 * r.timer[t].duration / steps;
@@ -366,8 +370,13 @@ int main(int argc, char** argv) {
                "Control noise: this fraction of each control range, mujoco-testspeed's Halton "
                "scheme (default 0.01, as testspeed)")
             ->check(joco::tools::in_range(0.0, 1.0));
-        app.add_flag("--timer-overhead", o.timer_overhead,
-                     "Also run once with the stage timers off and report what they cost");
+        auto* overhead =
+            app.add_flag("--timer-overhead", o.timer_overhead,
+                         "Also run once with the stage timers off and report what they cost");
+        app.add_flag("--no-timers", o.no_timers,
+                     "Run with the stage timers off, as mujoco-testspeed without its profiler "
+                     "(no stage table)")
+            ->excludes(overhead);
         app.add_flag("--json", o.json, "Print one JSON object instead of the table");
         auto* states = app.add_option(
             "--states", o.states,

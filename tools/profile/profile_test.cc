@@ -75,6 +75,26 @@ TEST(JocoProfile, ThreadsAndJson) {
   EXPECT_EQ(r.out.substr(r.out.size() - 2), "}\n");
 }
 
+// --no-timers: the run of testspeed without its profiler, with the same counts and no stage table;
+// it excludes --timer-overhead.
+TEST(JocoProfile, NoTimersLeavesOutTheStageTable) {
+  const std::string arm = model("mujoco/model/tendon_arm/arm26.xml");
+  const auto r = test::run("joco-profile " + arm + " --steps 500 --no-timers");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(number_after(r.out, "Steps per second"), 0) << r.out;
+  EXPECT_NE(r.out.find("Profiler phase: off"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("pos_collision :"), std::string::npos) << r.out;
+  const auto timed = test::run("joco-profile " + arm + " --steps 500");
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_EQ(number_after(r.out, "Constraints per step"),
+            number_after(timed.out, "Constraints per step"));
+  const auto json = test::run("joco-profile " + arm + " --steps 500 --no-timers --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"stages_ms_per_step\": {}"), std::string::npos) << json.out;
+  const auto both = test::run("joco-profile " + arm + " --no-timers --timer-overhead");
+  EXPECT_EQ(both.exit_code, 2) << both.out << both.err;
+}
+
 // The report is self-consistent: the rate, the time per step and the realtime factor are one
 // measurement, and the nested stage timers cannot add up to more than the stage around them.
 // (Whether the rate is right against a plain timed run is bench/RESULTS.md's business: no test
