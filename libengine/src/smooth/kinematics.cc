@@ -1,5 +1,7 @@
 // Forward kinematics: from qpos (and the mocap poses) to the global frames of every body, joint,
 // geom and site.
+#include <cmath>
+
 #include "joco/smooth.h"
 #include "math/vec.h"
 
@@ -8,6 +10,9 @@ namespace joco {
 namespace {
 
 using namespace math;
+
+// x is +0 (not -0, which a rotation can turn into +0).
+inline bool is_positive_zero(double x) { return x == 0 && !std::signbit(x); }
 
 // The global pose of an object attached to a body at local (pos, quat), or at the body's frame or
 // inertial frame (SameFrame).
@@ -79,8 +84,17 @@ void kinematics(const Model& m, Data& d) {
         continue;
       }
       const double* jpos = m.jnt_pos + 3 * j;
-      quat_rotate(xanchor, quat, jpos);
-      add3(xanchor, xanchor, pos);
+      // A joint at its body's origin (all joints of a URDF model, many of an MJCF one): the zero
+      // offset rotates to +0 exactly (for a finite quat), so the rotations are left out and the
+      // sums below kept as they are (0 + p turns a -0 into +0, as the sum with the rotation does).
+      const bool at_origin =
+          is_positive_zero(jpos[0]) && is_positive_zero(jpos[1]) && is_positive_zero(jpos[2]);
+      if (at_origin) {
+        for (int k = 0; k < 3; ++k) xanchor[k] = 0.0 + pos[k];
+      } else {
+        quat_rotate(xanchor, quat, jpos);
+        add3(xanchor, xanchor, pos);
+      }
       quat_rotate(xaxis, quat, m.jnt_axis + 3 * j);
       const double q0 = m.qpos0[m.jnt_qposadr[j]];
       if (type == kJointSlide) {
@@ -99,8 +113,8 @@ void kinematics(const Model& m, Data& d) {
       quat_mul(quat, quat, rot);
       // The rotation keeps the anchor in place: pos += (xanchor - pos) - R jpos, rounded in this
       // order (MuJoCo's).
-      double moved[3];
-      quat_rotate(moved, quat, jpos);
+      double moved[3] = {0, 0, 0};
+      if (!at_origin) quat_rotate(moved, quat, jpos);
       for (int k = 0; k < 3; ++k) pos[k] += (xanchor[k] - pos[k]) - moved[k];
     }
 

@@ -87,6 +87,33 @@ TEST(Kinematics, JointsRotateAboutTheirAnchors) {
   EXPECT_GT(checked, 0);
 }
 
+// kinematics leaves out the rotations of a joint offset of +0 (a joint at its body's origin): for
+// any finite quaternion the rotation gives +0 in every component, and the anchor 0 + p, which is
+// what it writes. Quaternions of every sign pattern, unnormalised ones, and -0 positions.
+TEST(Kinematics, ZeroJointOffsetRotatesToPositiveZero) {
+  const double zero[3] = {0, 0, 0};
+  const double values[] = {0.0, -0.0, 0.3, -0.7, 1.0, -1e-300, 2.5};
+  for (double w : values) {
+    for (double x : values) {
+      for (double y : values) {
+        for (double z : values) {
+          const double q[4] = {w, x, y, z};
+          double r[3];
+          quat_rotate(r, q, zero);
+          const double p[3] = {-0.0, 1.25, -3.5};
+          for (int k = 0; k < 3; ++k) {
+            EXPECT_EQ(r[k], 0);
+            EXPECT_FALSE(std::signbit(r[k])) << w << " " << x << " " << y << " " << z;
+            const double with_rotation = r[k] + p[k], without = 0.0 + p[k];
+            EXPECT_EQ(std::signbit(with_rotation), std::signbit(without));
+            EXPECT_EQ(with_rotation, without);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Kinematics, NormalisesQuaternionsInPlace) {
   const Model m = test::random_tree_model(7);
   Data unit(m);
