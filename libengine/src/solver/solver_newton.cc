@@ -98,7 +98,6 @@ class Hessian {
     } else {
       h_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
       h_diag_inv_ = frame.doubles(nv_);
-      m_full_ = frame.doubles(static_cast<int64_t>(nv_) * nv_);
       full_ = frame.doubles(nv_);
       cols_ = frame.ints(nv_);
       cone_j_ = frame.doubles(6 * static_cast<int64_t>(nv_));
@@ -217,21 +216,14 @@ class Hessian {
 
   void assemble_dense() {
     const Data& d = d_;
-    // M is fixed during the solve, and elliptic cones may rebuild H at every iteration
-    // the lower triangle is all the factorisation reads
-    if (!have_m_full_) {
-      for (int i = 0; i < nv_; ++i) {
-        double* row = m_full_ + static_cast<size_t>(i) * nv_;
-        std::memset(row, 0, sizeof(double) * static_cast<size_t>(i));
-        int adr = m_.dof_Madr[i];
-        row[i] = d.qM[adr++];
-        for (int j = m_.dof_parentid[i]; j >= 0; j = m_.dof_parentid[j]) row[j] = d.qM[adr++];
-      }
-      have_m_full_ = true;
-    }
+    // M's lower triangle, straight from its tree-sparse rows (the lower triangle is all the
+    // factorisation reads)
     for (int i = 0; i < nv_; ++i) {
-      const size_t at = static_cast<size_t>(i) * nv_;
-      std::memcpy(h_ + at, m_full_ + at, sizeof(double) * static_cast<size_t>(i + 1));
+      double* row = h_ + static_cast<size_t>(i) * nv_;
+      std::memset(row, 0, sizeof(double) * static_cast<size_t>(i));
+      int adr = m_.dof_Madr[i];
+      row[i] = d.qM[adr++];
+      for (int j = m_.dof_parentid[i]; j >= 0; j = m_.dof_parentid[j]) row[j] = d.qM[adr++];
     }
     for (int i = 0; i < nefc_;) {
       if (d.efc_type[i] == kCnstrContactElliptic && d.efc_state[i] == kCnstrStateCone) {
@@ -423,12 +415,10 @@ class Hessian {
   double* h_ = nullptr;           // H (lower triangle), then its factor L' (upper triangle)
   double* h_diag_inv_ = nullptr;  // the reciprocals of the factor's diagonal
   double* full_ = nullptr;        // a row of J as a full vector
-  double* m_full_ = nullptr;      // M (lower triangle)
-  bool have_m_full_ = false;
-  int* cols_ = nullptr;       // the non-zero columns of a contact's rows
-  double* cone_j_ = nullptr;  // a contact's rows of J at those columns, by columns
-  int* row_nnz_ = nullptr;    // per row of J: its non-zero count
-  int* row_cols_ = nullptr;   // and columns (nv per row)
+  int* cols_ = nullptr;           // the non-zero columns of a contact's rows
+  double* cone_j_ = nullptr;      // a contact's rows of J at those columns, by columns
+  int* row_nnz_ = nullptr;        // per row of J: its non-zero count
+  int* row_cols_ = nullptr;       // and columns (nv per row)
   // sparse
   const int* col_ptr_ = nullptr;
   const int* row_ind_ = nullptr;
