@@ -45,6 +45,8 @@ void setup(Context& c, const Model& m, Data& d, StackFrame& frame, const Start& 
   // no previous states: every row counts as changed in the first update
   for (int i = 0; i < c.nefc; ++i) c.old_state[i] = -1;
   c.updated = false;
+  c.start_forces_known = start.forces_known;
+  c.start_constraint_cost = start.constraint_cost;
 }
 
 void update_constraints(Context& c, bool cone_hessian) {
@@ -53,9 +55,15 @@ void update_constraints(Context& c, bool cone_hessian) {
   if (c.updated) {
     std::memcpy(c.old_state, d.efc_state, sizeof(int) * static_cast<size_t>(c.nefc));
   }
-  c.updated = true;
   double s = 0;
-  constraint_update(m, d, c.jaref, &s, cone_hessian);
+  if (!c.updated && c.start_forces_known && !cone_hessian) {
+    // the warmstart left the forces at this qacc: only J' f is missing
+    s = c.start_constraint_cost;
+    mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force);
+  } else {
+    constraint_update(m, d, c.jaref, &s, cone_hessian);
+  }
+  c.updated = true;
   double gauss = 0;
   for (int i = 0; i < c.nv; ++i) {
     gauss += (c.ma[i] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);

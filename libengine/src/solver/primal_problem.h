@@ -35,6 +35,9 @@ struct Context {
   int ncones = 0;
   int* old_state = nullptr;  // efc_state before the last update (nefc)
   bool updated = false;      // whether the constraints were updated once
+  // the forces at the starting qacc are known (Start::forces_known), with this constraint cost
+  bool start_forces_known = false;
+  double start_constraint_cost = 0;
 
   double cost = 0;   // at qacc
   double gauss = 0;  // the Gauss part of cost
@@ -51,6 +54,10 @@ struct Context {
 struct Start {
   const double* jaref = nullptr;  // J qacc - aref (nefc)
   const double* ma = nullptr;     // M qacc (nv)
+  // efc_force and efc_state hold the forces at jaref (constraint_forces without cone Hessians),
+  // whose constraint cost is constraint_cost
+  bool forces_known = false;
+  double constraint_cost = 0;
 };
 
 // Allocates the context on the frame and sets ma and jaref from d.qacc (copied from `start` where

@@ -20,7 +20,8 @@ bool disabled(const Model& m, int flag) { return (m.opt.disableflags & flag) != 
 // joint_forces) qfrc_constraint as the constraint update sets them. The Gauss term is taken as the
 // solvers take it, from M x and M qacc_smooth = qfrc_smooth, so that they can start from jar and
 // ma.
-double primal_cost(const Model& m, Data& d, double* jar, double* ma, bool joint_forces = true) {
+double primal_cost(const Model& m, Data& d, double* jar, double* ma, bool joint_forces = true,
+                   double* constraint_cost = nullptr) {
   mul_jac_vec(m, d, jar, d.qacc);
   for (int i = 0; i < d.nefc; ++i) jar[i] -= d.efc_aref[i];
   double s = 0;
@@ -29,6 +30,7 @@ double primal_cost(const Model& m, Data& d, double* jar, double* ma, bool joint_
   } else {
     constraint_forces(m, d, jar, &s, false);
   }
+  if (constraint_cost) *constraint_cost = s;
   mul_m(m, d, ma, d.qacc);
   double gauss = 0;
   for (int i = 0; i < m.nv; ++i) {
@@ -58,17 +60,18 @@ primal::Start warmstart(const Model& m, Data& d, double* jar, double* ma) {
     if (dual::cost(ar, d.efc_b, d.efc_force) > 0) std::memset(d.efc_force, 0, efc_bytes);
     return {};
   }
-  // The primal solvers recompute the forces at their start, so only the costs are needed here,
-  // without J' f. At qacc_smooth, jar is efc_b and the Gauss term is 0.
-  const double cost_warm = primal_cost(m, d, jar, ma, false);
+  // Only the costs are needed here, without J' f. At qacc_smooth, jar is efc_b and the Gauss term
+  // is 0. The warmstart's forces come last, so that they are in place when it is chosen.
   double cost_smooth = 0;
   constraint_forces(m, d, d.efc_b, &cost_smooth, false);
+  double constraint_cost_warm = 0;
+  const double cost_warm = primal_cost(m, d, jar, ma, false, &constraint_cost_warm);
   if (!(cost_warm < cost_smooth)) {
     std::memcpy(d.qacc, d.qacc_smooth, bytes);
     std::memcpy(jar, d.efc_b, efc_bytes);
     return {jar, nullptr};
   }
-  return {jar, ma};
+  return {jar, ma, true, constraint_cost_warm};
 }
 
 }  // namespace
