@@ -2,6 +2,8 @@
 // with angular velocity w_i and linear velocity v_i + w_i x (p - c), c the tree's centre of mass.
 #include "joco/jacobian.h"
 
+#include <cstring>
+
 #include "math/vec.h"
 
 namespace joco {
@@ -17,10 +19,12 @@ inline void zero(double* a, int n) {
 }  // namespace
 
 int dof_chain(const Model& m, int body, int* dofs) {
-  int n = 0;
-  for (int i = last_dof(m, body); i >= 0; i = m.dof_parentid[i]) ++n;
-  int k = n;
+  // One walk up the chain (each step waits for the load of the one before), filling the room for
+  // nv from its end; then the chain moved to the front.
+  int k = m.nv;
   for (int i = last_dof(m, body); i >= 0; i = m.dof_parentid[i]) dofs[--k] = i;
+  const int n = m.nv - k;
+  if (k > 0) std::memmove(dofs, dofs + k, sizeof(int) * static_cast<size_t>(n));
   return n;
 }
 
