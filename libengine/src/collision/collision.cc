@@ -134,9 +134,9 @@ bool far_apart(const Model& m, const Data& d, int g1, int g2, double margin) {
   return false;
 }
 
-// Completes a contact from the narrow phase: its frame and the pair's parameters.
+// Completes a contact from the narrow phase with the pair's parameters (its frame is made at the
+// end of collision).
 void finish_contact(Contact& c, int g1, int g2, const PairParams& pp) {
-  make_contact_frame(c.frame);
   c.includemargin = pp.margin - pp.gap;
   for (int k = 0; k < 5; ++k) c.friction[k] = pp.friction[k];
   for (int k = 0; k < kNREF; ++k) c.solref[k] = pp.solref[k];
@@ -206,12 +206,10 @@ bool bodies_filtered(const Model& m, int b1, int b2) {
   return w1 != 0 && w2 != 0 && (w1 == p2 || w2 == p1);
 }
 
-void collision(const Model& m, Data& d) {
-  d.ncon = 0;
-  if ((m.opt.disableflags & (kDisableConstraint | kDisableContact)) || m.nconmax == 0 ||
-      m.ngeom == 0) {
-    return;
-  }
+namespace {
+
+// The broad and narrow phases: the contacts of every pair, but their frames.
+void collide_all(const Model& m, Data& d) {
   if (m.opt.collision == kCollisionPair) {
     for (int p = 0; p < m.npair; ++p) collide_geoms(m, d, p, -1, -1);
     return;
@@ -257,6 +255,20 @@ void collision(const Model& m, Data& d) {
   if (merge) {
     while (pairadr < m.npair) collide_geoms(m, d, pairadr++, -1, -1);
   }
+}
+
+}  // namespace
+
+void collision(const Model& m, Data& d) {
+  d.ncon = 0;
+  if ((m.opt.disableflags & (kDisableConstraint | kDisableContact)) || m.nconmax == 0 ||
+      m.ngeom == 0) {
+    return;
+  }
+  collide_all(m, d);
+  // The frames in a loop of their own: each is a chain of square roots and divisions, and the
+  // contacts' chains overlap here, where each would otherwise end its pair's narrow phase.
+  for (int c = 0; c < d.ncon; ++c) make_contact_frame(d.contact[c].frame);
 }
 
 }  // namespace joco
