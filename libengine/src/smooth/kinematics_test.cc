@@ -114,6 +114,33 @@ TEST(Kinematics, ZeroJointOffsetRotatesToPositiveZero) {
   }
 }
 
+// The same through kinematics: with every joint at its body's origin, offsets of +0 (rotations
+// left out) and of -0 (rotated as any offset) give the same frames.
+TEST(Kinematics, JointsAtTheOriginSkipOnlyZeroRotations) {
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    Model skipped = test::random_tree_model(seed);
+    Model rotated = test::random_tree_model(seed);
+    for (int k = 0; k < 3 * skipped.njnt; ++k) {
+      skipped.jnt_pos[k] = 0.0;
+      rotated.jnt_pos[k] = -0.0;
+    }
+    Data a(skipped), b(rotated);
+    test::random_tree_state(skipped, a, seed + 1);
+    test::random_tree_state(rotated, b, seed + 1);
+    kinematics(skipped, a);
+    kinematics(rotated, b);
+    auto same = [&](const char* name, const double* x, const double* y, int n) {
+      for (int i = 0; i < n; ++i) EXPECT_EQ(x[i], y[i]) << name << " " << i << " seed " << seed;
+    };
+    same("xpos", a.xpos, b.xpos, 3 * skipped.nbody);
+    same("xquat", a.xquat, b.xquat, 4 * skipped.nbody);
+    same("xmat", a.xmat, b.xmat, 9 * skipped.nbody);
+    same("xanchor", a.xanchor, b.xanchor, 3 * skipped.njnt);
+    same("xaxis", a.xaxis, b.xaxis, 3 * skipped.njnt);
+    same("geom_xpos", a.geom_xpos, b.geom_xpos, 3 * skipped.ngeom);
+  }
+}
+
 TEST(Kinematics, NormalisesQuaternionsInPlace) {
   const Model m = test::random_tree_model(7);
   Data unit(m);
