@@ -11,24 +11,28 @@
 
 namespace joco::tools {
 
-double halton(int64_t index, int base) {
+namespace {
+
+// The radical inverse of index in base: its base digits mirrored about the point.
+template <typename Int>
+double radical_inverse(Int index, int base) {
   double result = 0, fraction = 1.0 / base;
-  if (index >= 0 && index <= UINT32_MAX) {
-    // the same digits by 32-bit division, several times faster than 64-bit on some processors
-    // (joco-profile draws nu of these a step)
-    for (uint32_t i = static_cast<uint32_t>(index), b = static_cast<uint32_t>(base); i > 0;
-         i /= b) {
-      result += fraction * static_cast<double>(i % b);
-      fraction /= base;
-    }
-    return result;
-  }
-  while (index > 0) {
-    result += fraction * static_cast<double>(index % base);
-    index /= base;
+  for (const Int b = static_cast<Int>(base); index > 0; index /= b) {
+    result += fraction * static_cast<double>(index % b);
     fraction /= base;
   }
   return result;
+}
+
+}  // namespace
+
+double halton(int64_t index, int base) {
+  // 32-bit division where the index fits: the same digits, several times faster than 64-bit on
+  // some processors (joco-profile draws nu of these a step)
+  if (index >= 0 && index <= UINT32_MAX) {
+    return radical_inverse(static_cast<uint32_t>(index), base);
+  }
+  return radical_inverse(index, base);
 }
 
 namespace {
