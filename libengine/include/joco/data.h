@@ -73,6 +73,18 @@ struct SeparatingAxis {
 };
 inline constexpr int kSeparatingAxisSlots = 256;  // a power of two
 
+// One slot of Data::climb_starts: for the convex pair geom1 < geom2 (geom1 = -1: an empty slot),
+// where the mesh hill climb of each of MPR's support calls ended at the pair's last test, per
+// object (graph vertices; 0 also for none, the climb's own start).
+inline constexpr int kClimbStartCalls = 32;  // the calls remembered: MPR's first ones
+struct ClimbStarts {
+  int geom1 = -1;
+  int geom2 = -1;
+  int vertex[2][kClimbStartCalls] = {};
+};
+// Slots for a model with mesh hull graphs (a power of two), none for others.
+inline constexpr int kClimbStartSlots = 64;
+
 struct DataInfo {
   // sizes fixed when made
   int nstack = 0;  // doubles in the stack
@@ -130,6 +142,13 @@ class Data : public DataInfo {
   // separate (what MPR would then find is no contact). Never a result: a step computes the same
   // with them or without. reset_data clears them.
   SeparatingAxis* separating_axes = nullptr;
+  // For convex pairs in contact, where the mesh hill climbs of each of MPR's support calls ended at
+  // their last test, a slot per pair by hash (collision/convex.cc), climb_start_slots of them (0
+  // for a model without mesh hull graphs): a resting contact's MPR asks the same directions step
+  // after step, so the climbs start at their ends. Never a result: a climb ends at the same vertex
+  // from any start. reset_data clears them.
+  ClimbStarts* climb_starts = nullptr;
+  int climb_start_slots = 0;
 
 #define JOCO_DECLARE_ARRAY(type, name, rows, cols) type* name = nullptr;
   JOCO_DATA_ARRAYS(JOCO_DECLARE_ARRAY)

@@ -174,8 +174,11 @@ const int kClimbWidth = detect_climb_width();
 
 // mesh_support_vertex (convex.h), inlined into the support function; the neighbours' positions
 // come in a row from mesh_graphvert.
+// *remembered (when given), where this direction's climb ended at the pair's last test, starts the
+// climb instead of *last when it projects higher (and is overwritten with the end).
 __attribute__((always_inline)) inline int support_vertex(const Model& m, int mesh,
-                                                         const double* dir, int* last, int width) {
+                                                         const double* dir, int* last, int width,
+                                                         int* remembered = nullptr) {
   const float* vert = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
   HullGraph g;
   if (!hull_graph(m, mesh, &g)) {
@@ -200,14 +203,22 @@ __attribute__((always_inline)) inline int support_vertex(const Model& m, int mes
   // end. On the convex hull a vertex projecting strictly above all its neighbours is the one vertex
   // of largest projection, where the climb from vertex 0 ends too; a tie at the end (a face or edge
   // square to dir, where the start decides the vertex) climbs again from vertex 0.
-  const int start = last && *last > 0 && *last < g.nvert ? *last : 0;
   auto dot_of = [&](int v) { return vertex_dot(vert + 3 * g.globalid[v], dir); };
+  int start = last && *last > 0 && *last < g.nvert ? *last : 0;
+  double start_dot = dot_of(start);
+  if (remembered && *remembered > 0 && *remembered < g.nvert && *remembered != start) {
+    const double r = dot_of(*remembered);
+    if (r > start_dot) {
+      start = *remembered;
+      start_dot = r;
+    }
+  }
   bool strict = false;
   if (finite && width >= 4) {
-    cur = climb_avx(g, dir, start, dot_of(start), &strict);
+    cur = climb_avx(g, dir, start, start_dot, &strict);
     if (!strict && start) cur = climb_avx(g, dir, 0, dot_of(0), &strict);
   } else if (finite && width >= 2) {
-    cur = climb_sse2(g, dir, start, dot_of(start), &strict);
+    cur = climb_sse2(g, dir, start, start_dot, &strict);
     if (!strict && start) cur = climb_sse2(g, dir, 0, dot_of(0), &strict);
   } else {  // the same climb from vertex 0, one neighbour at a time
     double best_dot = dot_of(0);
@@ -223,6 +234,7 @@ __attribute__((always_inline)) inline int support_vertex(const Model& m, int mes
     }
   }
   if (last) *last = cur;
+  if (remembered) *remembered = cur;
   return g.globalid[cur];
 }
 
@@ -442,6 +454,7 @@ void convex_object(ConvexObject* obj, const Model& m, const Data& d, int g, doub
   copy3(obj->pos, d.geom_xpos + 3 * g);
   for (int i = 0; i < 9; ++i) obj->mat[i] = d.geom_xmat[9 * g + i];
   obj->vertex = -1;
+  obj->climb_starts = nullptr;
 }
 
 namespace {
@@ -479,7 +492,10 @@ void local_support(const ConvexObject& obj, const double* local, double margin, 
       break;
     case kGeomMesh: {
       const int mesh = m.geom_dataid[obj.geom];
-      const int v = support_vertex(m, mesh, local, &obj.vertex, kClimbWidth);
+      int* remembered = obj.climb_starts && obj.support_calls <= kClimbStartCalls
+                            ? obj.climb_starts + obj.support_calls - 1
+                            : nullptr;
+      const int v = support_vertex(m, mesh, local, &obj.vertex, kClimbWidth, remembered);
       const float* f = m.mesh_vert + 3 * (m.mesh_vertadr[mesh] + v);
       res[0] = f[0];
       res[1] = f[1];
@@ -528,6 +544,7 @@ void convex_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
     return;
   }
   if (o.support_budget > 0) --o.support_budget;
+  ++o.support_calls;
   copy3(o.last_dir, dir->v);
   support_with_margin(o, dir->v, o.margin, out->v);
 }
@@ -558,6 +575,7 @@ int mpr_penetration(const Model& m, ConvexObject* a, ConvexObject* b, double mar
   ccd_real_t depth;
   ccd_vec3_t dir, pos;
   a->support_budget = b->support_budget = support_budget;
+  a->support_calls = b->support_calls = 0;
   const int status = ccdMPRPenetration(a, b, &ccd, &depth, &dir, &pos);
   const bool exhausted = a->support_budget == 0 || b->support_budget == 0;
   a->support_budget = b->support_budget = -1;
@@ -609,10 +627,25 @@ int multiccd_contacts(const Model& m, const ConvexObject& a, const ConvexObject&
 
 namespace {
 
+uint32_t pair_hash(int g1, int g2) {
+  return static_cast<uint32_t>(g1) * 73856093u ^ static_cast<uint32_t>(g2) * 19349663u;
+}
+
 SeparatingAxis& separating_axis_slot(const Data& d, int g1, int g2) {
-  const uint32_t hash =
-      static_cast<uint32_t>(g1) * 73856093u ^ static_cast<uint32_t>(g2) * 19349663u;
-  return d.separating_axes[hash & (kSeparatingAxisSlots - 1)];
+  return d.separating_axes[pair_hash(g1, g2) & (kSeparatingAxisSlots - 1)];
+}
+
+// The pair's slot of climb starts, taken over (cleared) when another pair held it; nullptr when
+// neither is a mesh or the Data keeps none.
+ClimbStarts* climb_starts_slot(const Data& d, const ConvexObject& a, const ConvexObject& b) {
+  if (d.climb_start_slots == 0 || (a.type != kGeomMesh && b.type != kGeomMesh)) return nullptr;
+  ClimbStarts& slot = d.climb_starts[pair_hash(a.geom, b.geom) & (d.climb_start_slots - 1)];
+  if (slot.geom1 != a.geom || slot.geom2 != b.geom) {
+    slot = ClimbStarts{};
+    slot.geom1 = a.geom;
+    slot.geom2 = b.geom;
+  }
+  return &slot;
 }
 
 // Whether the slot's unit direction separates a and b, their margins included, by more than the
@@ -650,7 +683,15 @@ int convex_convex(const Model& m, const Data& d, Contact* con, int g1, int g2, d
   // direction when it found none, kept per pair, spares most of its calls (UR5: three in four).
   SeparatingAxis& slot = separating_axis_slot(d, g1, g2);
   if (slot.geom1 == g1 && slot.geom2 == g2 && separated_along(a, b, slot)) return 0;
-  if (!mpr_penetration(m, &a, &b, margin, con)) {
+  // A resting contact's MPR asks the same directions step after step: its mesh climbs start where
+  // the last test's ended, call by call.
+  if (ClimbStarts* starts = climb_starts_slot(d, a, b)) {
+    a.climb_starts = starts->vertex[0];
+    b.climb_starts = starts->vertex[1];
+  }
+  const int touching = mpr_penetration(m, &a, &b, margin, con);
+  a.climb_starts = b.climb_starts = nullptr;
+  if (!touching) {
     const double norm = norm3(a.last_dir);
     if (norm > kMinVal && std::isfinite(norm)) {
       SeparatingAxis found{g1, g2, a.vertex, b.vertex, {}};

@@ -24,6 +24,11 @@ struct ConvexObject {
   // which fails every test of those loops, so the call ends with no contact.
   mutable int support_budget = -1;  // -1: unlimited (support_point, outside MPR)
   mutable double last_dir[3] = {};  // the direction of the last support point MPR asked for
+  // Mesh hill climbs: where the climb of each of this MPR call's support points ended at the
+  // pair's last test (kClimbStartCalls of them, updated; nullptr: none kept), and the support
+  // points MPR has asked for so far.
+  int* climb_starts = nullptr;
+  mutable int support_calls = 0;
   double prism[6][3] = {};  // prism vertices in world coordinates: the top three, then the bottom
 };
 

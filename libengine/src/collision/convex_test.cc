@@ -235,9 +235,10 @@ TEST(MeshSupportVertex, WarmStartEndsWhereTheClimbFromVertexZeroEnds) {
   EXPECT_GT(warm, compared / 2);
 }
 
-// The separating axes kept in Data from one test of a pair to the next (convex_convex) spare MPR
-// calls and change nothing: shapes moving in small steps, each pair's contacts with the axes kept
-// equal, bit for bit, those of a Data whose axes are cleared before every test.
+// The separating axes and climb starts kept in Data from one test of a pair to the next
+// (convex_convex) spare MPR calls and climb steps and change nothing: shapes moving in small steps,
+// each pair's contacts with them kept equal, bit for bit, those of a Data whose axes and climb
+// starts are cleared before every test.
 TEST(SeparatingAxes, SpareMprCallsAndChangeNoContact) {
   const Model m = compile_mjcf(kShapes, "<convex_test>", test::testdata("urdf/ur5"));
   Data kept(m), cleared(m);
@@ -248,7 +249,7 @@ TEST(SeparatingAxes, SpareMprCallsAndChangeNoContact) {
     for (int k = 0; k < 3; ++k) kept.geom_xpos[3 * g + k] = pos(rng);
     for (int k = 0; k < 4; ++k) quat[4 * g + k] = unit(rng);
   }
-  int contacts = 0, apart = 0, axes_used = 0;
+  int contacts = 0, apart = 0, axes_used = 0, starts_used = 0;
   for (int frame = 0; frame < 300; ++frame) {
     for (int g = 0; g < m.ngeom; ++g) {
       for (int k = 0; k < 3; ++k) kept.geom_xpos[3 * g + k] += step(rng);
@@ -263,7 +264,20 @@ TEST(SeparatingAxes, SpareMprCallsAndChangeNoContact) {
       for (int g2 = g1 + 1; g2 < m.ngeom; ++g2) {
         std::fill(cleared.separating_axes, cleared.separating_axes + kSeparatingAxisSlots,
                   SeparatingAxis{});
+        std::fill(cleared.climb_starts, cleared.climb_starts + cleared.climb_start_slots,
+                  ClimbStarts{});
         Contact a[kMaxConPair], b[kMaxConPair];
+        // the climbs of this pair's last test, kept (any climb start other than vertex 0)
+        const bool starts_kept = [&] {
+          for (int i = 0; i < kept.climb_start_slots; ++i) {
+            const ClimbStarts& s = kept.climb_starts[i];
+            if (s.geom1 != g1 || s.geom2 != g2) continue;
+            for (int k = 0; k < kClimbStartCalls; ++k) {
+              if (s.vertex[0][k] > 0 || s.vertex[1][k] > 0) return true;
+            }
+          }
+          return false;
+        }();
         const int slots_before = [&] {
           int n = 0;
           for (int i = 0; i < kSeparatingAxisSlots; ++i) {
@@ -283,11 +297,14 @@ TEST(SeparatingAxes, SpareMprCallsAndChangeNoContact) {
         contacts += na;
         apart += na == 0;
         axes_used += na == 0 && slots_before > 0;
+        starts_used += na > 0 && starts_kept;
       }
     }
   }
+  ASSERT_EQ(kept.climb_start_slots, kClimbStartSlots);  // the model has mesh hull graphs
   EXPECT_GT(contacts, 100);
-  EXPECT_GT(axes_used, 100);  // pairs a kept axis was there for
+  EXPECT_GT(axes_used, 100);   // pairs a kept axis was there for
+  EXPECT_GT(starts_used, 50);  // contacts of mesh pairs whose climbs started where they had ended
   EXPECT_GT(apart, axes_used);
 }
 

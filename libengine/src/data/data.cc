@@ -25,6 +25,8 @@ constexpr size_t kMapFrom = size_t{128} << 10;
 
 size_t align_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
 
+int climb_start_slot_count(const ModelSizes& s) { return s.nmeshgraph > 0 ? kClimbStartSlots : 0; }
+
 }  // namespace
 
 std::vector<ArrayField> data_array_fields(const ModelSizes& s) {
@@ -49,7 +51,8 @@ DataBytes data_bytes(const ModelSizes& s) {
   b.contacts = double(s.nconmax) * sizeof(Contact);
   b.stack = double(s.nstack) * sizeof(double);
   b.total += b.contacts + b.stack + double(newton::hessian_cache_ints(s)) * sizeof(int) +
-             double(kSeparatingAxisSlots) * sizeof(SeparatingAxis);
+             double(kSeparatingAxisSlots) * sizeof(SeparatingAxis) +
+             double(climb_start_slot_count(s)) * sizeof(ClimbStarts);
   return b;
 }
 
@@ -103,6 +106,7 @@ void reset_state(const Model& m, Data& d) {
   // The Newton solver's cache, marked empty: its patterns are analysed again at the next solve.
   std::memset(d.hessian_cache, 0, sizeof(int) * newton::kHeaderInts);
   std::fill(d.separating_axes, d.separating_axes + kSeparatingAxisSlots, SeparatingAxis{});
+  std::fill(d.climb_starts, d.climb_starts + d.climb_start_slots, ClimbStarts{});
 }
 
 Data::Data(const Model& m) : sizes_(m.sizes()) {
@@ -147,6 +151,8 @@ void Data::take(Data& other) noexcept {
   contact = other.contact;
   hessian_cache = other.hessian_cache;
   separating_axes = other.separating_axes;
+  climb_starts = other.climb_starts;
+  climb_start_slots = other.climb_start_slots;
 #define JOCO_TAKE_ARRAY(type, name, rows, cols) \
   name = other.name;                            \
   other.name = nullptr;
@@ -159,6 +165,8 @@ void Data::take(Data& other) noexcept {
   other.contact = nullptr;
   other.hessian_cache = nullptr;
   other.separating_axes = nullptr;
+  other.climb_starts = nullptr;
+  other.climb_start_slots = 0;
 }
 
 void Data::release() {
@@ -197,6 +205,9 @@ void Data::allocate_buffer() {
   total += align_up(static_cast<size_t>(newton::hessian_cache_ints(sizes_)) * sizeof(int));
   const size_t separating_axes_offset = total;
   total += align_up(kSeparatingAxisSlots * sizeof(SeparatingAxis));
+  const size_t climb_starts_offset = total;
+  const int climb_slots = climb_start_slot_count(sizes_);
+  total += align_up(static_cast<size_t>(climb_slots) * sizeof(ClimbStarts));
   for (const ArrayField& f : fields) {
     offsets.push_back(total);
     total += align_up(f.bytes());
@@ -229,6 +240,8 @@ void Data::allocate_buffer() {
   contact = reinterpret_cast<Contact*>(base + contact_offset);
   hessian_cache = reinterpret_cast<int*>(base + hessian_cache_offset);
   separating_axes = reinterpret_cast<SeparatingAxis*>(base + separating_axes_offset);
+  climb_starts = reinterpret_cast<ClimbStarts*>(base + climb_starts_offset);
+  climb_start_slots = climb_slots;
   size_t index = 0;
 #define JOCO_BIND_ARRAY(type, name, rows, cols) \
   name = reinterpret_cast<type*>(base + offsets[index++]);
