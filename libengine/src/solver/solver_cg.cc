@@ -37,25 +37,26 @@ void solve_cg(const Model& m, Data& d, int max_iterations, const primal::Start& 
     std::memcpy(old_mgrad, c.mgrad, sizeof(double) * static_cast<size_t>(nv));
     primal::update_constraints(c, false);
     primal::update_gradient(c);
-    solve_m(m, d, c.mgrad, c.grad, 1);
-
-    // Polak-Ribiere-Plus: beta = max(0, g' (Mg - Mg_old) / (g_old' Mg_old))
-    // (each as mju_dot sums it, the difference of the preconditioned gradients formed first:
-    // MuJoCo's rounding)
-    for (int i = 0; i < nv; ++i) c.scratch[i] = c.mgrad[i] - old_mgrad[i];
-    const double num = math::dot(c.grad, c.scratch, nv);
-    const double den = math::dot(old_grad, old_mgrad, nv);
     const double gnorm2 = math::dot(c.grad, c.grad, nv);
-    const double beta = den > kMinVal ? std::max(0.0, num / den) : 0;
-    for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i] + beta * c.search[i];
-
     const double improvement = c.scale * (old_cost - c.cost);
     const double gradient = c.scale * std::sqrt(gnorm2);
     primal::record(c, iter, improvement, gradient, 0);
     ++iter;
-    if (improvement_ends_iterations(improvement, m.opt.tolerance) || gradient < m.opt.tolerance) {
+    if (improvement_ends_iterations(improvement, m.opt.tolerance) || gradient < m.opt.tolerance ||
+        iter >= max_iterations) {
       break;
     }
+
+    // The next search direction (not made after the last iteration, which nothing would read).
+    // Polak-Ribiere-Plus: beta = max(0, g' (Mg - Mg_old) / (g_old' Mg_old))
+    // (each as mju_dot sums it, the difference of the preconditioned gradients formed first:
+    // MuJoCo's rounding)
+    solve_m(m, d, c.mgrad, c.grad, 1);
+    for (int i = 0; i < nv; ++i) c.scratch[i] = c.mgrad[i] - old_mgrad[i];
+    const double num = math::dot(c.grad, c.scratch, nv);
+    const double den = math::dot(old_grad, old_mgrad, nv);
+    const double beta = den > kMinVal ? std::max(0.0, num / den) : 0;
+    for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i] + beta * c.search[i];
   }
   d.solver_iter = iter;
   d.solver_nnz = 0;

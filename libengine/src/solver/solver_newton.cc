@@ -458,19 +458,19 @@ void solve_newton(const Model& m, Data& d, int max_iterations, const primal::Sta
     primal::update_constraints(c, c.elliptic);
     const int nupdate = hessian.update(c.old_state);
     primal::update_gradient(c);
-    hessian.solve(c.mgrad, c.grad);
     double gnorm2 = 0;
-    for (int i = 0; i < nv; ++i) {
-      c.search[i] = -c.mgrad[i];
-      gnorm2 += c.grad[i] * c.grad[i];
-    }
+    for (int i = 0; i < nv; ++i) gnorm2 += c.grad[i] * c.grad[i];
     const double improvement = c.scale * (old_cost - c.cost);
     const double gradient = c.scale * std::sqrt(gnorm2);
     primal::record(c, iter, improvement, gradient, nupdate);
     ++iter;
-    if (improvement_ends_iterations(improvement, m.opt.tolerance) || gradient < m.opt.tolerance) {
+    if (improvement_ends_iterations(improvement, m.opt.tolerance) || gradient < m.opt.tolerance ||
+        iter >= max_iterations) {
       break;
     }
+    // the next search direction (not made after the last iteration, which nothing would read)
+    hessian.solve(c.mgrad, c.grad);
+    for (int i = 0; i < nv; ++i) c.search[i] = -c.mgrad[i];
   }
   d.solver_iter = iter;
 }
