@@ -20,6 +20,10 @@ inline int last_dof(const Model& m, int body) {
 // returns their number. `dofs` needs room for nv ints.
 int dof_chain(const Model& m, int body, int* dofs);
 
+// The same chain written to end just before `end` (with room for nv ints before it); returns
+// where it starts. (dof_chain without moving the chain to the front of its room.)
+int* dof_chain_before(const Model& m, int body, int* end);
+
 // Jacobian of the global point `point`, taken as attached to `body` (mj_jac).
 void jac(const Model& m, const Data& d, double* jacp, double* jacr, const double point[3],
          int body);

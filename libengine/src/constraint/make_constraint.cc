@@ -105,7 +105,7 @@ class RowWriter {
 // Work arrays for one constraint: a column list and up to 10 rows on it.
 struct Scratch {
   int* cols;           // nv
-  int* cols2;          // nv
+  int* cols2;          // 2 nv
   double* jacp;        // 3 x nv: translational Jacobian difference on cols
   double* jacr;        // 3 x nv: rotational Jacobian difference on cols
   double* rows;        // 10 x nv
@@ -132,10 +132,11 @@ int merge(const int* a, int na, const int* b, int nb, int* out) {
 // The dofs moving body b1 or b2 (increasing) into s.cols, with s.in1 / s.in2 telling which (the
 // union as merge() makes it, flagged on the way).
 int body_pair_chain(const Model& m, int b1, int b2, Scratch& s) {
-  int* c1 = s.cols2;  // 2 nv: the two chains one after the other
-  const int n1 = dof_chain(m, b1, c1);
-  int* c2 = c1 + n1;
-  const int n2 = dof_chain(m, b2, c2);
+  // (s.cols2 has room for 2 nv: each chain ends its half)
+  const int* c1 = dof_chain_before(m, b1, s.cols2 + m.nv);
+  const int* c2 = dof_chain_before(m, b2, s.cols2 + 2 * m.nv);
+  const int n1 = static_cast<int>(s.cols2 + m.nv - c1);
+  const int n2 = static_cast<int>(s.cols2 + 2 * m.nv - c2);
   if (n1 == 0 || n2 == 0) {  // (a body of the world: the other chain as it is)
     const int* c = n1 ? c1 : c2;
     const int n = n1 + n2;

@@ -18,13 +18,17 @@ inline void zero(double* a, int n) {
 
 }  // namespace
 
+int* dof_chain_before(const Model& m, int body, int* end) {
+  // One walk up the chain (each step waits for the load of the one before), from the end.
+  int* start = end;
+  for (int i = last_dof(m, body); i >= 0; i = m.dof_parentid[i]) *--start = i;
+  return start;
+}
+
 int dof_chain(const Model& m, int body, int* dofs) {
-  // One walk up the chain (each step waits for the load of the one before), filling the room for
-  // nv from its end; then the chain moved to the front.
-  int k = m.nv;
-  for (int i = last_dof(m, body); i >= 0; i = m.dof_parentid[i]) dofs[--k] = i;
-  const int n = m.nv - k;
-  if (k > 0) std::memmove(dofs, dofs + k, sizeof(int) * static_cast<size_t>(n));
+  const int* start = dof_chain_before(m, body, dofs + m.nv);
+  const int n = static_cast<int>(dofs + m.nv - start);
+  if (start != dofs) std::memmove(dofs, start, sizeof(int) * static_cast<size_t>(n));
   return n;
 }
 

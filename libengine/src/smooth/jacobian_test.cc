@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "joco/smooth.h"
@@ -142,6 +143,12 @@ TEST(DofChain, ListsTheDofsThatMoveABody) {
       EXPECT_EQ(chain[expected++], i);
     }
     EXPECT_EQ(n, expected);
+    // dof_chain_before: the same chain, ending where asked, nothing written before it
+    std::vector<int> room(m.nv + 1, -7);
+    const int* start = dof_chain_before(m, b, room.data() + m.nv + 1);
+    ASSERT_EQ(room.data() + m.nv + 1 - start, n);
+    EXPECT_TRUE(std::equal(start, start + n, chain.begin()));
+    for (const int* p = room.data(); p < start; ++p) EXPECT_EQ(*p, -7);
   }
 }
 
