@@ -308,5 +308,40 @@ TEST(SeparatingAxes, SpareMprCallsAndChangeNoContact) {
   EXPECT_GT(apart, axes_used);
 }
 
+// reset_state marks every climb-start slot empty, and a pair taking a slot again starts from a
+// cleared one: the contacts after a reset are those of a fresh Data.
+TEST(ClimbStarts, ResetMarksEverySlotEmpty) {
+  const Model m = compile_mjcf(kShapes, "<convex_test>", test::testdata("urdf/ur5"));
+  const double identity[4] = {1, 0, 0, 0}, turned[4] = {0.8, 0.2, 0.4, 0.4};
+  // the two meshes overlapping: their pair takes a slot
+  Data used(m);
+  for (int g = 0; g < m.ngeom; ++g) quat_to_mat(used.geom_xmat + 9 * g, identity);
+  used.geom_xpos[3] = 0.02;
+  Contact con[kMaxConPair];
+  ASSERT_GT(narrow::convex_convex(m, used, con, 0, 1, 0), 0);
+  int taken = 0;
+  for (int i = 0; i < used.climb_start_slots; ++i) taken += used.climb_starts[i].geom1 == 0;
+  EXPECT_EQ(taken, 1);
+  reset_state(m, used);
+  for (int i = 0; i < used.climb_start_slots; ++i) EXPECT_EQ(used.climb_starts[i].geom1, -1);
+  // a shifted pose, tested after the reset and in a fresh Data
+  Data fresh(m);
+  for (Data* d : {&used, &fresh}) {
+    for (int g = 0; g < m.ngeom; ++g) {
+      quat_to_mat(d->geom_xmat + 9 * g, turned);
+    }
+    for (int k = 0; k < 3 * m.ngeom; ++k) d->geom_xpos[k] = 0;
+    d->geom_xpos[3] = 0.03;
+  }
+  Contact a[kMaxConPair], b[kMaxConPair];
+  const int na = narrow::convex_convex(m, used, a, 0, 1, 0);
+  ASSERT_EQ(na, narrow::convex_convex(m, fresh, b, 0, 1, 0));
+  ASSERT_GT(na, 0);
+  for (int i = 0; i < na; ++i) {
+    EXPECT_EQ(a[i].dist, b[i].dist);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(a[i].pos[k], b[i].pos[k]);
+  }
+}
+
 }  // namespace
 }  // namespace joco

@@ -106,7 +106,8 @@ void reset_state(const Model& m, Data& d) {
   // The Newton solver's cache, marked empty: its patterns are analysed again at the next solve.
   std::memset(d.hessian_cache, 0, sizeof(int) * newton::kHeaderInts);
   std::fill(d.separating_axes, d.separating_axes + kSeparatingAxisSlots, SeparatingAxis{});
-  std::fill(d.climb_starts, d.climb_starts + d.climb_start_slots, ClimbStarts{});
+  // The climb starts marked empty, a mark per slot (a pair taking a slot clears the rest of it).
+  for (int i = 0; i < d.climb_start_slots; ++i) d.climb_starts[i].geom1 = -1;
 }
 
 Data::Data(const Model& m) : sizes_(m.sizes()) {
