@@ -68,30 +68,52 @@ class RowWriter {
   template <class Value>
   void add_with(Value value, const int* cols, int ncol, double pos, double margin,
                 double frictionloss, int type, int id, bool same_pattern = false) {
-    const int i = d_.nefc++;
+    add_rows(
+        1, [&value](int, int k) { return value(k); }, cols, ncol, pos, margin, frictionloss, type,
+        id, same_pattern);
+  }
+
+  // g rows on the same columns (those of one constraint, which share pos, margin and friction
+  // loss), row r's k-th value value(r, k): written a column at a time for all g, each column
+  // index read once.
+  template <class Value>
+  void add_rows(int g, Value value, const int* cols, int ncol, double pos, double margin,
+                double frictionloss, int type, int id, bool same_pattern = false) {
+    const int first = d_.nefc;
     const int nv = m_.nv;
-    same_pattern_[i] = same_pattern && i > 0;
-    d_.efc_type[i] = type;
-    d_.efc_id[i] = id;
-    d_.efc_pos[i] = pos;
-    d_.efc_margin[i] = margin;
-    d_.efc_frictionloss[i] = frictionloss;
+    d_.nefc += g;
+    for (int i = first; i < first + g; ++i) {
+      same_pattern_[i] = (same_pattern || i > first) && i > 0;
+      d_.efc_type[i] = type;
+      d_.efc_id[i] = id;
+      d_.efc_pos[i] = pos;
+      d_.efc_margin[i] = margin;
+      d_.efc_frictionloss[i] = frictionloss;
+      d_.efc_J_rownnz[i] = ncol;
+      if (sparse_) {
+        const int adr = i ? d_.efc_J_rowadr[i - 1] + d_.efc_J_rownnz[i - 1] : 0;
+        d_.efc_J_rowadr[i] = adr;
+        std::memcpy(d_.efc_J_colind + adr, cols, sizeof(int) * static_cast<size_t>(ncol));
+      } else {
+        std::memset(d_.efc_J + static_cast<size_t>(i) * nv, 0,
+                    sizeof(double) * static_cast<size_t>(nv));
+        // the row's pattern too, so that products can skip the columns outside it
+        d_.efc_J_rowadr[i] = i * nv;
+        std::memcpy(d_.efc_J_colind + static_cast<size_t>(i) * nv, cols,
+                    sizeof(int) * static_cast<size_t>(ncol));
+      }
+    }
     if (sparse_) {
-      const int adr = i ? d_.efc_J_rowadr[i - 1] + d_.efc_J_rownnz[i - 1] : 0;
-      d_.efc_J_rownnz[i] = ncol;
-      d_.efc_J_rowadr[i] = adr;
-      std::memcpy(d_.efc_J_colind + adr, cols, sizeof(int) * static_cast<size_t>(ncol));
-      double* vals = d_.efc_J + adr;
-      for (int k = 0; k < ncol; ++k) vals[k] = value(k);
+      double* vals = d_.efc_J + d_.efc_J_rowadr[first];  // the g rows follow each other
+      for (int r = 0; r < g; ++r) {
+        for (int k = 0; k < ncol; ++k) vals[r * ncol + k] = value(r, k);
+      }
     } else {
-      double* row = d_.efc_J + static_cast<size_t>(i) * nv;
-      std::memset(row, 0, sizeof(double) * static_cast<size_t>(nv));
-      for (int k = 0; k < ncol; ++k) row[cols[k]] = value(k);
-      // the row's pattern too, so that products can skip the columns outside it
-      d_.efc_J_rownnz[i] = ncol;
-      d_.efc_J_rowadr[i] = i * nv;
-      std::memcpy(d_.efc_J_colind + static_cast<size_t>(i) * nv, cols,
-                  sizeof(int) * static_cast<size_t>(ncol));
+      double* rows = d_.efc_J + static_cast<size_t>(first) * nv;
+      for (int k = 0; k < ncol; ++k) {
+        const int c = cols[k];
+        for (int r = 0; r < g; ++r) rows[static_cast<size_t>(r) * nv + c] = value(r, k);
+      }
     }
   }
 
@@ -484,18 +506,17 @@ void contact_rows(const Model& m, Data& d, RowWriter& w, Scratch& s) {
               type, c, r > 0);
       }
     } else {
-      // pyramid edges: normal +- friction_k * (friction direction k)
-      if (!w.fits(2 * (dim - 1))) return;
+      // pyramid edges: normal +- friction_k * (friction direction k), rows 2 (k - 1) and
+      // 2 (k - 1) + 1
+      const int edges = 2 * (dim - 1);
+      if (!w.fits(edges)) return;
       con.efc_address = d.nefc;
-      for (int k = 1; k < dim; ++k) {
-        const double* tangent = ell + k * n;
-        for (int sign = 1; sign >= -1; sign -= 2) {
-          const double scale = sign * con.friction[k - 1];
-          w.add_with([ell, tangent, scale](int j) { return ell[j] + scale * tangent[j]; }, s.cols,
-                     n, con.dist, con.includemargin, 0, kCnstrContactPyramidal, c,
-                     k > 1 || sign < 0);
-        }
-      }
+      double scale[10];  // (condim at most 6)
+      for (int r = 0; r < edges; ++r) scale[r] = (r % 2 ? -1 : 1) * con.friction[r / 2];
+      w.add_rows(
+          edges,
+          [ell, n, &scale](int r, int j) { return ell[j] + scale[r] * ell[(1 + r / 2) * n + j]; },
+          s.cols, n, con.dist, con.includemargin, 0, kCnstrContactPyramidal, c);
     }
   }
 }
