@@ -146,7 +146,7 @@ class Data : public DataInfo {
   // their last test, a slot per pair by hash (collision/convex.cc), climb_start_slots of them (0
   // for a model without mesh hull graphs): a resting contact's MPR asks the same directions step
   // after step, so the climbs start at their ends. Never a result: a climb ends at the same vertex
-  // from any start. reset_data clears them.
+  // from any start. reset_data marks every slot empty.
   ClimbStarts* climb_starts = nullptr;
   int climb_start_slots = 0;
 
