@@ -60,22 +60,14 @@ class RowWriter {
   // the two patterns for the supernodes.
   void add(const double* vals, const int* cols, int ncol, double pos, double margin,
            double frictionloss, int type, int id, bool same_pattern = false) {
-    add_with([vals](int k) { return vals[k]; }, cols, ncol, pos, margin, frictionloss, type, id,
-             same_pattern);
-  }
-
-  // As add, with the k-th value value(k), written straight into the row.
-  template <class Value>
-  void add_with(Value value, const int* cols, int ncol, double pos, double margin,
-                double frictionloss, int type, int id, bool same_pattern = false) {
     add_rows(
-        1, [&value](int, int k) { return value(k); }, cols, ncol, pos, margin, frictionloss, type,
-        id, same_pattern);
+        1, [vals](int, int k) { return vals[k]; }, cols, ncol, pos, margin, frictionloss, type, id,
+        same_pattern);
   }
 
   // g rows on the same columns (those of one constraint, which share pos, margin and friction
-  // loss), row r's k-th value value(r, k): written a column at a time for all g, each column
-  // index read once.
+  // loss; same_pattern as for add, for the first), row r's k-th value value(r, k), written straight
+  // into the rows a column at a time for all g, each column index read once.
   template <class Value>
   void add_rows(int g, Value value, const int* cols, int ncol, double pos, double margin,
                 double frictionloss, int type, int id, bool same_pattern = false) {
